@@ -1,0 +1,49 @@
+" Messages to the user. Every line starts with [vigor] (or [plugin] for a
+" plugin's own messages) and reaches :messages.
+
+function! vigor#_internal#echo#info(msg) abort
+  call s:echo('None', '[vigor] ', a:msg)
+endfunction
+
+function! vigor#_internal#echo#warn(msg) abort
+  call s:echo('WarningMsg', '[vigor] ', a:msg)
+endfunction
+
+function! vigor#_internal#echo#error(msg) abort
+  call s:echo('ErrorMsg', '[vigor] ', a:msg)
+endfunction
+
+function! vigor#_internal#echo#debug(msg) abort
+  if vigor#_internal#conf#get('debug')
+    call s:echo('Comment', '[vigor] ', a:msg)
+  endif
+endfunction
+
+" Progress that should not pile up in :messages.
+function! vigor#_internal#echo#progress(msg) abort
+  if !vigor#_internal#conf#get('build_progress')
+    return
+  endif
+  redraw
+  echo '[vigor] ' . a:msg
+endfunction
+
+" A message from a plugin (Infof/Warnf/Errorf/Debugf in the SDK).
+function! vigor#_internal#echo#plugin(level, name, msg) abort
+  if a:level ==# 'debug' && !vigor#_internal#conf#get('debug')
+    return
+  endif
+  let l:hl = get({'warn': 'WarningMsg', 'error': 'ErrorMsg', 'debug': 'Comment'}, a:level, 'None')
+  call s:echo(l:hl, '[' . a:name . '] ', a:msg)
+endfunction
+
+function! s:echo(hl, prefix, msg) abort
+  execute 'echohl' a:hl
+  try
+    for l:line in split(a:msg, "\n")
+      echomsg a:prefix . substitute(l:line, '\t', '    ', 'g')
+    endfor
+  finally
+    echohl None
+  endtry
+endfunction

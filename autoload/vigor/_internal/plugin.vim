@@ -1,0 +1,466 @@
+" The plugin registry and its state machine.
+"
+"   reserved  -> building  -> starting -> loaded -> unloading -> stopped
+"   (waiting      (vigor       (process      |                    |
+"    for the       build)       started,      +-> starting        +-> building (reload)
+"    runtime)                   no ready)         (restart after a crash)
+"   any loading state -> failed
+"
+" 'reserved' means known but waiting for the runtime (the vigor command) to
+" be ready. Keep s:PROTOCOL equal to protocol.Version in
+" internal/protocol/protocol.go (a test checks).
+let s:PROTOCOL = 1
+let s:NAME = '^[-_0-9a-zA-Z]\+$'
+let s:LOADING = ['reserved', 'building', 'starting']
+
+let s:plugins = {}
+let s:instance = 0
+let s:exiting = 0
+let s:early_waiters = {}
+
+function! vigor#_internal#plugin#valid_name(name) abort
+  return type(a:name) == v:t_string && a:name =~# s:NAME
+endfunction
+
+function! vigor#_internal#plugin#check_name(name) abort
+  if !vigor#_internal#plugin#valid_name(a:name)
+    throw printf('[vigor] invalid plugin name %s: a name is letters, digits, - and _', string(a:name))
+  endif
+endfunction
+
+" Returns the registry entry of name, or {}.
+function! vigor#_internal#plugin#get(name) abort
+  return get(s:plugins, a:name, {})
+endfunction
+
+function! vigor#_internal#plugin#all() abort
+  return s:plugins
+endfunction
+
+function! vigor#_internal#plugin#state(name) abort
+  return get(get(s:plugins, a:name, {}), 'state', '')
+endfunction
+
+function! s:new(name, dir) abort
+  let l:p = {
+        \ 'name': a:name,
+        \ 'dir': a:dir,
+        \ 'state': 'stopped',
+        \ 'handle': v:null,
+        \ 'instance': 0,
+        \ 'queue': [],
+        \ 'waiters': get(s:early_waiters, a:name, []),
+        \ 'crashes': [],
+        \ 'pending': '',
+        \ 'error': '',
+        \ 'bin': '',
+        \ 'stderr': [],
+        \ 'unload_error': v:null,
+        \ 'timer': -1,
+        \ 'ready': 0,
+        \ 'log': vigor#_internal#conf#log_dir() . '/' . a:name . '.log',
+        \}
+  let s:plugins[a:name] = l:p
+  if has_key(s:early_waiters, a:name)
+    unlet s:early_waiters[a:name]
+  endif
+  return l:p
+endfunction
+
+" load: stopped or failed (or unknown) -> reserved -> building.
+function! vigor#_internal#plugin#load(name, dir) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p)
+    let l:p = s:new(a:name, a:dir)
+  elseif index(['stopped', 'failed'], l:p.state) < 0
+    call vigor#_internal#echo#debug(printf('%s is %s; load() does nothing', a:name, l:p.state))
+    return
+  endif
+  let l:p.dir = a:dir
+  let l:p.state = 'reserved'
+  let l:p.error = ''
+  let l:p.pending = ''
+  let l:p.crashes = []
+  if vigor#_internal#bootstrap#is_ready()
+    call s:begin(l:p)
+  endif
+endfunction
+
+" Starts every plugin that waited for the runtime.
+function! vigor#_internal#plugin#flush_reserved() abort
+  for l:p in values(s:plugins)
+    if l:p.state ==# 'reserved'
+      call s:begin(l:p)
+    endif
+  endfor
+endfunction
+
+" The runtime could not start: every waiting plugin fails.
+function! vigor#_internal#plugin#fail_reserved(msg) abort
+  for l:p in values(s:plugins)
+    if l:p.state ==# 'reserved'
+      call s:fail(l:p, a:msg)
+    endif
+  endfor
+endfunction
+
+function! s:begin(p) abort
+  let a:p.state = 'building'
+  call vigor#_internal#event#emit('VigorPluginPre:' . a:p.name)
+  if a:p.state ==# 'building'
+    call vigor#_internal#bootstrap#build(a:p.name, a:p.dir)
+  endif
+endfunction
+
+" Called by the build: the binary is ready.
+function! vigor#_internal#plugin#on_built(name, bin) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p) || l:p.state !=# 'building'
+    return
+  endif
+  let l:p.bin = a:bin
+  call s:spawn(l:p)
+endfunction
+
+function! vigor#_internal#plugin#on_build_failed(name, msg) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p) || l:p.state !=# 'building'
+    return
+  endif
+  call s:fail(l:p, a:msg)
+endfunction
+
+function! s:spawn(p) abort
+  let s:instance += 1
+  let a:p.instance = s:instance
+  let a:p.state = 'starting'
+  let a:p.ready = 0
+  let a:p.stderr = []
+  let l:env = {
+        \ 'VIGOR_PLUGIN': a:p.name,
+        \ 'VIGOR_PROTOCOL': string(s:PROTOCOL),
+        \ 'VIGOR_INSTANCE': string(a:p.instance),
+        \ 'VIGOR_HOST': vigor#_internal#host#name(),
+        \ 'VIGOR_EDITOR_VERSION': vigor#_internal#host#version(),
+        \ 'VIGOR_PLATFORM': vigor#_internal#host#platform(),
+        \ 'VIGOR_MODE': vigor#_internal#conf#mode(),
+        \ 'VIGOR_LOG': a:p.log,
+        \ 'VIGOR_DIR': a:p.dir,
+        \}
+  let l:callbacks = {
+        \ 'stderr': function('s:on_stderr', [a:p.name, a:p.instance]),
+        \ 'exit': function('s:on_exit', [a:p.name, a:p.instance]),
+        \}
+  try
+    let a:p.handle = vigor#_internal#host#start([a:p.bin], l:env, l:callbacks)
+  catch
+    call s:fail(a:p, printf('%s (rebuild with :call vigor#plugin#reload(%s))', v:exception, string(a:p.name)))
+    return
+  endtry
+  let a:p.timer = timer_start(vigor#_internal#conf#get('start_timeout'),
+        \ function('s:on_start_timeout', [a:p.name, a:p.instance]))
+endfunction
+
+function! s:current(name, instance) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p) || l:p.instance != a:instance
+    return {}
+  endif
+  return l:p
+endfunction
+
+function! s:on_start_timeout(name, instance, _timer) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'starting'
+    return
+  endif
+  let l:p.timer = -1
+  call s:fail(l:p, printf('did not finish starting within %d ms (g:vigor#start_timeout); its log: %s',
+        \ vigor#_internal#conf#get('start_timeout'), l:p.log))
+endfunction
+
+" Called by the plugin (SDK) when its setup returned.
+function! vigor#_internal#plugin#on_ready(name, instance, info) abort
+  let l:p = s:current(a:name, str2nr(a:instance))
+  if empty(l:p) || l:p.state !=# 'starting'
+    return
+  endif
+  call s:stop_timer(l:p)
+  let l:proto = get(a:info, 'protocol', 0)
+  if l:proto != s:PROTOCOL
+    call s:fail(l:p, printf('it speaks protocol %s but this Vigor speaks %d; rebuild it with :call vigor#plugin#reload(%s)',
+          \ l:proto, s:PROTOCOL, string(a:name)))
+    return
+  endif
+  let l:p.state = 'loaded'
+  let l:p.ready = 1
+  let l:p.info = a:info
+  let l:queue = l:p.queue
+  let l:p.queue = []
+  for l:msg in l:queue
+    call s:send(l:p, l:msg)
+  endfor
+  let l:waiters = l:p.waiters
+  let l:p.waiters = []
+  for l:Cb in l:waiters
+    try
+      call l:Cb()
+    catch
+      call vigor#_internal#echo#error(printf('a wait_async callback of %s failed: %s', a:name, v:exception))
+    endtry
+  endfor
+  call vigor#_internal#event#emit('VigorPluginPost:' . a:name)
+  if l:p.state ==# 'loaded' && !empty(l:p.pending)
+    " An unload or reload came while it was loading.
+    if l:p.pending ==# 'unload'
+      let l:p.pending = ''
+    endif
+    call s:unload(l:p)
+  endif
+endfunction
+
+" Called by the plugin (SDK) when its setup failed; it exits next.
+function! vigor#_internal#plugin#on_failed(name, instance, msg) abort
+  let l:p = s:current(a:name, str2nr(a:instance))
+  if empty(l:p) || l:p.state !=# 'starting'
+    return
+  endif
+  call s:fail(l:p, 'failed to load: ' . a:msg)
+endfunction
+
+" Called by the plugin (SDK) after its unload hooks ran.
+function! vigor#_internal#plugin#on_unloaded(name, instance, err) abort
+  let l:p = s:current(a:name, str2nr(a:instance))
+  if !empty(l:p)
+    let l:p.unload_error = a:err
+  endif
+endfunction
+
+function! s:fail(p, msg) abort
+  call s:stop_timer(a:p)
+  let a:p.state = 'failed'
+  let a:p.error = a:msg
+  let a:p.pending = ''
+  let a:p.waiters = []
+  if a:p.handle isnot v:null
+    call vigor#_internal#host#stop(a:p.handle, 1)
+    let a:p.handle = v:null
+  endif
+  let l:queue = a:p.queue
+  let a:p.queue = []
+  call vigor#_internal#echo#error(printf('%s: %s', a:p.name, a:msg))
+  call s:log(a:p, ['load failed: ' . a:msg])
+  for l:msg in l:queue
+    if l:msg[0] ==# 'async'
+      call vigor#_internal#callback#resolve(l:msg[1], l:msg[2], v:false,
+            \ s:error_object(a:p.name, l:msg[3], 'the plugin failed to load: ' . a:msg))
+    endif
+  endfor
+  call vigor#_internal#event#emit('VigorPluginFail:' . a:p.name)
+endfunction
+
+function! s:stop_timer(p) abort
+  if a:p.timer != -1
+    call timer_stop(a:p.timer)
+    let a:p.timer = -1
+  endif
+endfunction
+
+function! s:on_stderr(name, instance, lines) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p)
+    return
+  endif
+  let l:p.stderr = (l:p.stderr + a:lines)[-30 :]
+  call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
+endfunction
+
+function! s:log(p, lines) abort
+  try
+    call writefile(a:lines, a:p.log, 'a')
+  catch
+  endtry
+endfunction
+
+function! s:on_exit(name, instance, status) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p)
+    return
+  endif
+  let l:p.handle = v:null
+  if l:p.state ==# 'unloading'
+    call s:finish_unload(l:p)
+    return
+  endif
+  if index(['starting', 'loaded'], l:p.state) < 0 || s:exiting
+    return
+  endif
+  let l:why = printf('the process exited with status %d%s', a:status, s:stderr_hint(l:p))
+  if !l:p.ready
+    call s:fail(l:p, l:why . '; its log: ' . l:p.log)
+    return
+  endif
+  " A crash after it was loaded: restart, unless it keeps crashing.
+  let l:now = reltimefloat(reltime()) * 1000
+  let l:interval = vigor#_internal#conf#get('restart_interval')
+  call filter(l:p.crashes, {_, t -> l:now - t < l:interval})
+  call add(l:p.crashes, l:now)
+  let l:threshold = vigor#_internal#conf#get('restart_threshold')
+  if len(l:p.crashes) > l:threshold
+    call s:fail(l:p, printf('%s, %d times within %d ms, so it is not restarted; fix it and :call vigor#plugin#reload(%s). Its log: %s',
+          \ l:why, len(l:p.crashes), l:interval, string(a:name), l:p.log))
+    return
+  endif
+  call vigor#_internal#echo#warn(printf('%s: %s; restarting (%d of %d)', a:name, l:why, len(l:p.crashes), l:threshold))
+  let l:p.state = 'starting'
+  let l:p.ready = 0
+  let l:p.timer = timer_start(vigor#_internal#conf#get('restart_delay'),
+        \ function('s:restart', [a:name, a:instance]))
+endfunction
+
+function! s:restart(name, instance, _timer) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'starting'
+    return
+  endif
+  let l:p.timer = -1
+  call vigor#_internal#event#emit('VigorPluginPre:' . a:name)
+  if l:p.state ==# 'starting'
+    call s:spawn(l:p)
+  endif
+endfunction
+
+function! s:stderr_hint(p) abort
+  for l:line in a:p.stderr
+    if l:line =~# '^\%(panic\|fatal error\):'
+      return ' (' . l:line . ')'
+    endif
+  endfor
+  return empty(a:p.stderr) ? '' : ' (' . a:p.stderr[-1] . ')'
+endfunction
+
+function! vigor#_internal#plugin#unload(name) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p)
+    return
+  endif
+  if l:p.state ==# 'reserved'
+    let l:p.state = 'stopped'
+  elseif l:p.state ==# 'building' || l:p.state ==# 'starting'
+    if empty(l:p.pending)
+      let l:p.pending = 'unload'
+    endif
+  elseif l:p.state ==# 'loaded'
+    call s:unload(l:p)
+  endif
+endfunction
+
+function! vigor#_internal#plugin#reload(name) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p)
+    return
+  endif
+  if l:p.state ==# 'loaded'
+    let l:p.pending = 'reload'
+    call s:unload(l:p)
+  elseif index(['building', 'starting', 'unloading'], l:p.state) >= 0
+    let l:p.pending = 'reload'
+  elseif l:p.state ==# 'failed'
+    call vigor#_internal#plugin#load(l:p.name, l:p.dir)
+  endif
+endfunction
+
+function! s:unload(p) abort
+  let a:p.state = 'unloading'
+  let a:p.unload_error = v:null
+  call vigor#_internal#event#emit('VigorPluginUnloadPre:' . a:p.name)
+  if a:p.handle is v:null
+    call s:finish_unload(a:p)
+    return
+  endif
+  try
+    call vigor#_internal#host#notify(a:p.handle, '$unload', [])
+  catch
+  endtry
+  let a:p.timer = timer_start(vigor#_internal#conf#get('unload_timeout'),
+        \ function('s:on_unload_timeout', [a:p.name, a:p.instance]))
+endfunction
+
+function! s:on_unload_timeout(name, instance, _timer) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'unloading'
+    return
+  endif
+  let l:p.timer = -1
+  let l:p.unload_error = printf('it did not exit within %d ms (g:vigor#unload_timeout), so it was killed',
+        \ vigor#_internal#conf#get('unload_timeout'))
+  if l:p.handle isnot v:null
+    call vigor#_internal#host#stop(l:p.handle, 1)
+  endif
+endfunction
+
+function! s:finish_unload(p) abort
+  call s:stop_timer(a:p)
+  let a:p.state = 'stopped'
+  let a:p.ready = 0
+  let a:p.handle = v:null
+  if a:p.unload_error is v:null
+    call vigor#_internal#event#emit('VigorPluginUnloadPost:' . a:p.name)
+  else
+    call vigor#_internal#echo#error(printf('%s: unload failed: %s', a:p.name, a:p.unload_error))
+    call vigor#_internal#event#emit('VigorPluginUnloadFail:' . a:p.name)
+  endif
+  if a:p.pending ==# 'reload' && a:p.state ==# 'stopped'
+    call vigor#_internal#plugin#load(a:p.name, a:p.dir)
+  endif
+endfunction
+
+function! vigor#_internal#plugin#exiting() abort
+  let s:exiting = 1
+endfunction
+
+" Sends or queues a message: ['notify', method, params] or
+" ['async', success_id, failure_id, method, params].
+function! vigor#_internal#plugin#post(p, msg) abort
+  if a:p.state ==# 'loaded'
+    call s:send(a:p, a:msg)
+  else
+    call add(a:p.queue, a:msg)
+  endif
+endfunction
+
+function! s:send(p, msg) abort
+  if a:msg[0] ==# 'notify'
+    call vigor#_internal#host#notify(a:p.handle, a:msg[1], a:msg[2])
+  else
+    call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
+  endif
+endfunction
+
+function! vigor#_internal#plugin#interrupt(reason) abort
+  let l:params = a:reason is v:null ? [] : [a:reason]
+  for l:p in values(s:plugins)
+    if l:p.state ==# 'loaded'
+      call vigor#_internal#host#notify(l:p.handle, '$interrupt', l:params)
+    endif
+  endfor
+endfunction
+
+" Adds a wait_async callback; for a name not known yet, it waits for the
+" first load() of that name.
+function! vigor#_internal#plugin#add_waiter(name, Cb) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p)
+    let s:early_waiters[a:name] = get(s:early_waiters, a:name, []) + [a:Cb]
+  else
+    call add(l:p.waiters, a:Cb)
+  endif
+endfunction
+
+function! vigor#_internal#plugin#error_object(name, method, msg) abort
+  return s:error_object(a:name, a:method, a:msg)
+endfunction
+
+function! s:error_object(name, method, msg) abort
+  return {'name': 'VigorError', 'plugin': a:name, 'method': a:method, 'message': a:msg}
+endfunction

@@ -1,0 +1,129 @@
+// Command vigor is Vigor's tool: it builds plugins for the runtime and, for
+// people, checks them.
+//
+// The runtime builds this command on first use and runs it on every
+// startup; it prints machine-readable progress with -json.
+//
+//	vigor build [-json] [-force] [-go GO] -cache DIR -sdk DIR NAME=DIR...
+//	vigor version
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/vigorvim/vigor"
+	"github.com/vigorvim/vigor/internal/build"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `vigor: the Vigor tool (https://github.com/vigorvim/vigor)
+
+Usage:
+  vigor build [-json] [-force] [-go GO] [-cache DIR] [-sdk DIR] NAME=DIR...
+        build plugins, or find them fresh in the cache
+  vigor version
+        print the version
+
+Vim and Neovim run this command for you; see :help vigor.
+`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "build":
+		return runBuild(ctx, args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintf(stdout, "vigor %s\n", vigor.SDKVersion)
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "vigor: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vigor build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonOut := fs.Bool("json", false, "print one JSON object per event (for the runtime)")
+	force := fs.Bool("force", false, "rebuild even when the cached binary is fresh")
+	goCmd := fs.String("go", "go", "the go command")
+	cache := fs.String("cache", defaultCache(), "the cache directory")
+	sdk := fs.String("sdk", "", "the Vigor checkout that plugins build against (default: found from the plugin dirs)")
+	jobs := fs.Int("j", 0, "parallel builds (default: the number of CPUs)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var plugins []build.Plugin
+	for _, a := range fs.Args() {
+		name, dir, ok := strings.Cut(a, "=")
+		if !ok {
+			dir = a
+			name = filepath.Base(filepath.Clean(a))
+		}
+		plugins = append(plugins, build.Plugin{Name: name, Dir: dir})
+	}
+	if len(plugins) == 0 {
+		fmt.Fprintln(stderr, "vigor build: name no plugins (NAME=DIR, or a plugin directory)")
+		return 2
+	}
+	if *sdk == "" {
+		fmt.Fprintln(stderr, "vigor build: -sdk is required: the path of the Vigor checkout")
+		return 2
+	}
+	enc := json.NewEncoder(stdout)
+	progress := func(e build.Event) {
+		if *jsonOut {
+			_ = enc.Encode(e)
+			return
+		}
+		switch e.Status {
+		case "cached":
+			fmt.Fprintf(stdout, "%s: up to date (%s)\n", e.Plugin, e.Bin)
+		case "building":
+			fmt.Fprintf(stdout, "%s: building...\n", e.Plugin)
+		case "built":
+			fmt.Fprintf(stdout, "%s: built in %.1fs (%s)\n", e.Plugin, float64(e.Ms)/1000, e.Bin)
+		case "failed":
+			fmt.Fprintf(stderr, "%s: %s\n", e.Plugin, e.Error)
+			for _, l := range e.Output {
+				fmt.Fprintf(stderr, "    %s\n", l)
+			}
+		}
+	}
+	results := build.Build(ctx, build.Options{Go: *goCmd, Cache: *cache, SDK: *sdk, Force: *force, Jobs: *jobs, Progress: progress}, plugins)
+	for _, r := range results {
+		if r.Err != nil {
+			return 1
+		}
+	}
+	return 0
+}
+
+func defaultCache() string {
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "vigor")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "vigor")
+	}
+	return filepath.Join(os.TempDir(), "vigor")
+}

@@ -1,0 +1,190 @@
+package vigor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/protocol"
+)
+
+// EditorError is an error that Vim or Neovim raised while running what the
+// plugin asked for, such as "Vim(call):E117: Unknown function: Foo".
+type EditorError struct {
+	Fn  string // the editor function that failed
+	Msg string // the editor's message
+}
+
+func (e *EditorError) Error() string { return fmt.Sprintf("%s(): %s", e.Fn, e.Msg) }
+
+// BatchError is returned by Batch when one of its calls failed. The calls
+// before it ran, and their results are in Results; the calls after it did
+// not run.
+type BatchError struct {
+	Index   int // the failed call, counting from 0
+	Fn      string
+	Results []any // the results of the calls before Index
+	Err     error // the editor's error
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("batch call %d, %s(): %v", e.Index, e.Fn, e.Err)
+}
+
+func (e *BatchError) Unwrap() error { return e.Err }
+
+// BatchCall is one call in a Batch. Build it with C.
+type BatchCall struct {
+	Fn   string
+	Args []any
+}
+
+// C returns a BatchCall of fn with args.
+func C(fn string, args ...any) BatchCall { return BatchCall{Fn: fn, Args: args} }
+
+func editorErr(err error) error {
+	var ce *host.CallError
+	if errors.As(err, &ce) {
+		return &EditorError{Fn: ce.Fn, Msg: ce.Msg}
+	}
+	return err
+}
+
+// Call calls the editor function fn with args and returns its result,
+// decoded as described in the package documentation (a Number becomes an
+// int64, a List an []any, and so on). Use CallAs to decode into a type.
+func (p *Plugin) Call(ctx context.Context, fn string, args ...any) (any, error) {
+	raw, err := p.ed.Call(ctx, fn, args)
+	if err != nil {
+		return nil, editorErr(err)
+	}
+	var v any
+	if err := p.codec.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("%s(): cannot decode the result: %w", fn, err)
+	}
+	return v, nil
+}
+
+// CallAs calls the editor function fn and decodes its result into a T.
+func CallAs[T any](ctx context.Context, p *Plugin, fn string, args ...any) (T, error) {
+	var v T
+	raw, err := p.ed.Call(ctx, fn, args)
+	if err != nil {
+		return v, editorErr(err)
+	}
+	if err := p.codec.Unmarshal(raw, &v); err != nil {
+		return v, fmt.Errorf("%s(): cannot use %s as %T: %w", fn, p.codec.TypeName(raw), v, err)
+	}
+	return v, nil
+}
+
+// Notify calls the editor function fn without waiting for it. If fn fails,
+// the editor shows the error to the user.
+func (p *Plugin) Notify(ctx context.Context, fn string, args ...any) error {
+	if args == nil {
+		args = []any{}
+	}
+	return p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args})
+}
+
+// Cmd runs the Ex command cmd. The keys of vars are visible to cmd as l:
+// variables (vars may be nil), as in denops' cmd().
+func (p *Plugin) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	_, err := p.ed.Call(ctx, protocol.FuncCmd, []any{cmd, vars})
+	return editorErr(err)
+}
+
+// Eval evaluates the Vim expression expr, with vars visible as l:
+// variables (vars may be nil).
+func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (any, error) {
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	return p.Call(ctx, protocol.FuncEval, expr, vars)
+}
+
+// Redraw redraws the screen, as :redraw (or :redraw! when force is set).
+func (p *Plugin) Redraw(ctx context.Context, force bool) error {
+	_, err := p.ed.Call(ctx, protocol.FuncRedraw, []any{force})
+	return editorErr(err)
+}
+
+// Batch runs calls in the editor in one round trip, in order, and returns
+// their results. If a call fails, the ones after it do not run, and the
+// error is a *BatchError that holds the results so far; the returned slice
+// holds them too. Both editors behave the same.
+func (p *Plugin) Batch(ctx context.Context, calls ...BatchCall) ([]any, error) {
+	hc := make([]host.Call, len(calls))
+	for i, c := range calls {
+		hc[i] = host.Call{Fn: c.Fn, Args: c.Args}
+	}
+	raws, err := p.ed.Batch(ctx, hc)
+	results := make([]any, len(raws))
+	for i, r := range raws {
+		if derr := p.codec.Unmarshal(r, &results[i]); derr != nil {
+			return results[:i], fmt.Errorf("batch call %d: cannot decode the result: %w", i, derr)
+		}
+	}
+	if err != nil {
+		var be *host.BatchError
+		if errors.As(err, &be) {
+			return results, &BatchError{Index: be.Index, Fn: be.Fn, Results: results,
+				Err: &EditorError{Fn: be.Fn, Msg: be.Msg}}
+		}
+		return results, err
+	}
+	return results, nil
+}
+
+// Dispatch calls method of another Vigor plugin, through the editor, as
+// vigor#request() does. If that plugin is still building or starting,
+// Dispatch waits for it (up to g:vigor#request_timeout).
+func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...any) (any, error) {
+	if args == nil {
+		args = []any{}
+	}
+	return p.Call(ctx, protocol.FuncDispatch, plugin, method, args)
+}
+
+// Infof shows a message to the user (in :messages) and logs it.
+func (p *Plugin) Infof(ctx context.Context, format string, args ...any) {
+	p.echo(ctx, "info", fmt.Sprintf(format, args...))
+}
+
+// Warnf shows a warning to the user (in :messages) and logs it.
+func (p *Plugin) Warnf(ctx context.Context, format string, args ...any) {
+	p.echo(ctx, "warn", fmt.Sprintf(format, args...))
+}
+
+// Errorf shows an error to the user (in :messages) and logs it. It does
+// not stop anything.
+func (p *Plugin) Errorf(ctx context.Context, format string, args ...any) {
+	p.echo(ctx, "error", fmt.Sprintf(format, args...))
+}
+
+// Debugf logs a message and, in debug mode (g:vigor#debug), shows it.
+func (p *Plugin) Debugf(ctx context.Context, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	p.log.Debug(msg)
+	if p.meta.Mode == "debug" {
+		_ = p.ed.Notify(ctx, protocol.FuncEcho, []any{"debug", p.name, msg})
+	}
+}
+
+func (p *Plugin) echo(ctx context.Context, level, msg string) {
+	switch level {
+	case "warn":
+		p.log.Warn(msg)
+	case "error":
+		p.log.Error(msg)
+	default:
+		p.log.Info(msg)
+	}
+	if err := p.ed.Notify(ctx, protocol.FuncEcho, []any{level, p.name, msg}); err != nil {
+		p.log.Error("cannot show a message", "err", err)
+	}
+}

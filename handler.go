@@ -1,0 +1,143 @@
+package vigor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+var (
+	ctxType   = reflect.TypeOf((*context.Context)(nil)).Elem()
+	errorType = reflect.TypeOf((*error)(nil)).Elem()
+)
+
+// handler is one registered method, with its signature checked once at
+// registration.
+type handler struct {
+	method  string
+	fn      reflect.Value
+	hasCtx  bool
+	params  []reflect.Type // excluding ctx; the last is a slice if variadic
+	varargs bool
+	hasRes  bool
+	hasErr  bool
+}
+
+func newHandler(method string, fn any) (*handler, error) {
+	if method == "" {
+		return nil, errors.New("the method name is empty")
+	}
+	if strings.HasPrefix(method, "$") {
+		return nil, fmt.Errorf("method names that start with $ are reserved for Vigor")
+	}
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return nil, fmt.Errorf("the handler is a %T, not a func", fn)
+	}
+	t := v.Type()
+	h := &handler{method: method, fn: v, varargs: t.IsVariadic()}
+	for i := 0; i < t.NumIn(); i++ {
+		in := t.In(i)
+		if i == 0 && in == ctxType {
+			h.hasCtx = true
+			continue
+		}
+		if in == ctxType {
+			return nil, fmt.Errorf("context.Context must be the first parameter")
+		}
+		h.params = append(h.params, in)
+	}
+	switch t.NumOut() {
+	case 0:
+	case 1:
+		if t.Out(0) == errorType {
+			h.hasErr = true
+		} else {
+			h.hasRes = true
+		}
+	case 2:
+		if t.Out(1) != errorType {
+			return nil, fmt.Errorf("the second result must be error, not %s", t.Out(1))
+		}
+		h.hasRes, h.hasErr = true, true
+	default:
+		return nil, fmt.Errorf("a handler returns at most (result, error), not %d values", t.NumOut())
+	}
+	return h, nil
+}
+
+// signature describes the parameters for error messages, such as
+// "(string, int)".
+func (h *handler) signature() string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, p := range h.params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if h.varargs && i == len(h.params)-1 {
+			b.WriteString("..." + p.Elem().String())
+		} else {
+			b.WriteString(p.String())
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// call decodes params into the handler's types and runs it.
+func (h *handler) call(ctx context.Context, codec wire.Codec, params []wire.Raw) (any, error) {
+	fixed := len(h.params)
+	if h.varargs {
+		fixed--
+	}
+	if len(params) < fixed || (!h.varargs && len(params) > fixed) {
+		want := fmt.Sprintf("%d", fixed)
+		if h.varargs {
+			want = fmt.Sprintf("at least %d", fixed)
+		}
+		return nil, fmt.Errorf("takes %s argument%s %s, got %d", want, plural(fixed), h.signature(), len(params))
+	}
+	args := make([]reflect.Value, 0, len(params)+1)
+	if h.hasCtx {
+		args = append(args, reflect.ValueOf(ctx))
+	}
+	for i, raw := range params {
+		t := h.paramType(i)
+		p := reflect.New(t)
+		if err := codec.Unmarshal(raw, p.Interface()); err != nil {
+			return nil, fmt.Errorf("argument %d: cannot use %s as %s", i+1, codec.TypeName(raw), t)
+		}
+		args = append(args, p.Elem())
+	}
+	out := h.fn.Call(args)
+	var res any
+	var err error
+	if h.hasRes {
+		res = out[0].Interface()
+	}
+	if h.hasErr {
+		if e := out[len(out)-1]; !e.IsNil() {
+			err = e.Interface().(error)
+		}
+	}
+	return res, err
+}
+
+func (h *handler) paramType(i int) reflect.Type {
+	if h.varargs && i >= len(h.params)-1 {
+		return h.params[len(h.params)-1].Elem()
+	}
+	return h.params[i]
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,401 @@
+// Package build turns plugin directories into cached executables. It owns
+// the freshness check (cheap: it stats files and never runs the Go
+// toolchain when nothing changed) and the parallel `go build` calls.
+//
+// Each plugin builds against the SDK in the Vigor checkout that the editor
+// loaded, never a downloaded one: for a plugin in its own module, the build
+// uses a copy of the plugin's go.mod (-modfile) that replaces the SDK's
+// module with that checkout. The plugin's go.mod and go.sum are not touched.
+package build
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SDKModule is the module path of the Vigor SDK.
+const SDKModule = "github.com/vigorvim/vigor"
+
+// Plugin is one plugin to build.
+type Plugin struct {
+	Name string // the plugin's name
+	Dir  string // its directory (<repo>/vigor/<name>)
+}
+
+// Options configure a build.
+type Options struct {
+	Go    string // the go command; default "go"
+	Cache string // the cache directory (binaries go under Cache/plugins)
+	SDK   string // the Vigor checkout that plugins build against
+	Force bool   // rebuild even when the cached binary is fresh
+	Jobs  int    // parallel builds; default GOMAXPROCS
+	// Progress, if set, receives events as they happen. It is called from
+	// several goroutines, never at the same time.
+	Progress func(Event)
+}
+
+// Event is progress for one plugin.
+type Event struct {
+	Plugin string   `json:"plugin"`
+	Status string   `json:"status"` // "cached", "building", "built" or "failed"
+	Bin    string   `json:"bin,omitempty"`
+	Ms     int64    `json:"ms,omitempty"`
+	Error  string   `json:"error,omitempty"`  // one line: what failed
+	Output []string `json:"output,omitempty"` // the compiler's full output
+}
+
+// Result is the outcome for one plugin.
+type Result struct {
+	Plugin string
+	Bin    string // the executable, when Err is nil
+	Cached bool
+	Err    error
+	Output []string
+}
+
+// Build builds every plugin (in parallel) and returns one Result each, in
+// the order given.
+func Build(ctx context.Context, opts Options, plugins []Plugin) []Result {
+	if opts.Go == "" {
+		opts.Go = "go"
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	emit := func(e Event) {
+		if opts.Progress != nil {
+			mu.Lock()
+			opts.Progress(e)
+			mu.Unlock()
+		}
+	}
+	b := &builder{opts: opts, emit: emit}
+	results := make([]Result, len(plugins))
+	sem := make(chan struct{}, opts.Jobs)
+	var wg sync.WaitGroup
+	for i, pl := range plugins {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = b.one(ctx, pl)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+type builder struct {
+	opts Options
+	emit func(Event)
+
+	once    sync.Once
+	goPath  string
+	goErr   error
+	sdkKey  string
+	sdkErr  error
+	sdkOnce sync.Once
+}
+
+func (b *builder) goBinary() (string, error) {
+	b.once.Do(func() {
+		p, err := exec.LookPath(b.opts.Go)
+		if err != nil {
+			b.goErr = fmt.Errorf("the Go toolchain %q was not found (install Go 1.22 or newer, or set g:vigor#go): %w", b.opts.Go, err)
+			return
+		}
+		b.goPath = p
+	})
+	return b.goPath, b.goErr
+}
+
+func (b *builder) sdkFingerprint() (string, error) {
+	b.sdkOnce.Do(func() {
+		h := sha256.New()
+		b.sdkErr = hashTree(h, b.opts.SDK, true)
+		b.sdkKey = hex.EncodeToString(h.Sum(nil))
+	})
+	return b.sdkKey, b.sdkErr
+}
+
+func (b *builder) one(ctx context.Context, pl Plugin) Result {
+	start := time.Now()
+	fail := func(err error, output []string) Result {
+		b.emit(Event{Plugin: pl.Name, Status: "failed", Error: err.Error(), Output: output})
+		return Result{Plugin: pl.Name, Err: err, Output: output}
+	}
+	if !ValidName(pl.Name) {
+		return fail(fmt.Errorf("invalid plugin name %q: a name is letters, digits, - and _", pl.Name), nil)
+	}
+	dir, err := filepath.Abs(pl.Dir)
+	if err != nil {
+		return fail(err, nil)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fail(fmt.Errorf("the plugin directory %s does not exist", dir), nil)
+	}
+	modRoot, err := findModule(dir)
+	if err != nil {
+		return fail(err, nil)
+	}
+	key, err := b.key(dir, modRoot)
+	if err != nil {
+		return fail(err, nil)
+	}
+	pdir := filepath.Join(b.opts.Cache, "plugins", pl.Name)
+	bin := filepath.Join(pdir, key, exeName(pl.Name))
+	if !b.opts.Force {
+		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
+			b.emit(Event{Plugin: pl.Name, Status: "cached", Bin: bin})
+			return Result{Plugin: pl.Name, Bin: bin, Cached: true}
+		}
+	}
+	b.emit(Event{Plugin: pl.Name, Status: "building"})
+	output, err := b.compile(ctx, pl, dir, modRoot, pdir, bin)
+	if err != nil {
+		return fail(err, output)
+	}
+	prune(pdir, key)
+	ms := time.Since(start).Milliseconds()
+	b.emit(Event{Plugin: pl.Name, Status: "built", Bin: bin, Ms: ms})
+	return Result{Plugin: pl.Name, Bin: bin}
+}
+
+// key fingerprints everything that goes into the binary: the plugin's
+// module (file names, sizes and times), the SDK, the toolchain and the
+// environment that changes what it builds.
+func (b *builder) key(dir, modRoot string) (string, error) {
+	goPath, err := b.goBinary()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "vigor-build-1\x00%s\x00%s\x00", dir, modRoot)
+	if st, err := os.Stat(goPath); err == nil {
+		fmt.Fprintf(h, "go %s %d %d\x00", goPath, st.Size(), st.ModTime().UnixNano())
+	}
+	for _, k := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOTOOLCHAIN", "GOEXPERIMENT", "GOAMD64", "GOARM64"} {
+		fmt.Fprintf(h, "%s=%s\x00", k, os.Getenv(k))
+	}
+	sdk, err := b.sdkFingerprint()
+	if err != nil {
+		return "", fmt.Errorf("cannot read the Vigor SDK at %s: %w", b.opts.SDK, err)
+	}
+	fmt.Fprintf(h, "sdk %s\x00", sdk)
+	if err := hashTree(h, modRoot, false); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:20], nil
+}
+
+// hashTree writes the name, size and modification time of each file under
+// root that can change a build. Hidden directories, testdata, _dirs and
+// nested modules are skipped. With sdkOnly, only the SDK's Go sources and
+// module files count.
+func hashTree(h interface{ Write([]byte) (int, error) }, root string, sdkOnly bool) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root {
+				if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules" {
+					return filepath.SkipDir
+				}
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // a nested module
+				}
+				if sdkOnly && (name == "examples" || name == "cmd" || name == "e2e") {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if sdkOnly && !(strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") || name == "go.mod" || name == "go.sum") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		fmt.Fprintf(h, "%s %d %d\x00", rel, info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+}
+
+func findModule(dir string) (string, error) {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("no go.mod in %s or above it: a Vigor plugin is a Go module (run 'go mod init' at the root of its repository)", dir)
+		}
+		d = parent
+	}
+}
+
+func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bin string) ([]string, error) {
+	if err := os.MkdirAll(pdir, 0o755); err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp(pdir, "build-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	partial := filepath.Join(work, exeName(pl.Name))
+
+	sdk, _ := filepath.Abs(b.opts.SDK)
+	args := []string{"build", "-buildvcs=false", "-o", partial}
+	env := append(os.Environ(), "GOWORK=off")
+	if !sameDir(modRoot, sdk) {
+		modfile, out, err := b.modfile(ctx, modRoot, sdk, work)
+		if err != nil {
+			return out, err
+		}
+		args = append(args, "-mod=mod", "-modfile="+modfile)
+	}
+	args = append(args, ".")
+	cmd := exec.CommandContext(ctx, b.goPath, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	lines := absolutize(dir, splitLines(out))
+	if err != nil {
+		return lines, fmt.Errorf("build failed: %s", firstError(lines, err))
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return lines, err
+	}
+	if err := os.Rename(partial, bin); err != nil {
+		return lines, err
+	}
+	return lines, nil
+}
+
+// modfile writes a copy of the plugin's go.mod that uses the SDK checkout,
+// with a go.sum that has both modules' sums.
+func (b *builder) modfile(ctx context.Context, modRoot, sdk, work string) (string, []string, error) {
+	src, err := os.ReadFile(filepath.Join(modRoot, "go.mod"))
+	if err != nil {
+		return "", nil, err
+	}
+	dst := filepath.Join(work, "go.mod")
+	if err := os.WriteFile(dst, src, 0o644); err != nil {
+		return "", nil, err
+	}
+	var sums []byte
+	for _, f := range []string{filepath.Join(modRoot, "go.sum"), filepath.Join(sdk, "go.sum")} {
+		if s, err := os.ReadFile(f); err == nil {
+			sums = append(sums, s...)
+			if len(s) > 0 && s[len(s)-1] != '\n' {
+				sums = append(sums, '\n')
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(work, "go.sum"), sums, 0o644); err != nil {
+		return "", nil, err
+	}
+	cmd := exec.CommandContext(ctx, b.goPath, "mod", "edit",
+		"-require="+SDKModule+"@v0.0.0-00010101000000-000000000000",
+		"-replace="+SDKModule+"="+sdk, dst)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		lines := splitLines(out)
+		return "", lines, fmt.Errorf("cannot prepare %s/go.mod: %s", modRoot, firstError(lines, err))
+	}
+	return dst, nil, nil
+}
+
+var relErr = regexp.MustCompile(`^(\./|\.\./)?[^\s:]+\.(go|s|c|mod):\d+`)
+
+// absolutize makes the file names in compiler output absolute, so that the
+// user can jump to them from anywhere.
+func absolutize(dir string, lines []string) []string {
+	for i, l := range lines {
+		if relErr.MatchString(l) && !filepath.IsAbs(l) {
+			lines[i] = filepath.Join(dir, l[:strings.IndexByte(l, ':')]) + l[strings.IndexByte(l, ':'):]
+		}
+	}
+	return lines
+}
+
+func firstError(lines []string, err error) string {
+	for _, l := range lines {
+		if strings.Contains(l, ".go:") || strings.HasPrefix(l, "go: ") {
+			return l
+		}
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "#") && strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return err.Error()
+}
+
+func splitLines(b []byte) []string {
+	var out []string
+	s := bufio.NewScanner(bytes.NewReader(b))
+	s.Buffer(make([]byte, 64<<10), 1<<20)
+	for s.Scan() {
+		out = append(out, s.Text())
+	}
+	return out
+}
+
+// prune removes the plugin's older builds.
+func prune(pdir, keep string) {
+	entries, err := os.ReadDir(pdir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != keep && !strings.HasPrefix(e.Name(), "build-") {
+			_ = os.RemoveAll(filepath.Join(pdir, e.Name()))
+		}
+	}
+}
+
+func sameDir(a, b string) bool {
+	a, _ = filepath.Abs(a)
+	b, _ = filepath.Abs(b)
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+func exeName(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
+}
+
+var validName = regexp.MustCompile(`^[-_0-9a-zA-Z]+$`)
+
+// ValidName reports whether name is a valid plugin name.
+func ValidName(name string) bool { return validName.MatchString(name) }

@@ -1,0 +1,325 @@
+// Package msgpackrpc is the codec for Neovim's msgpack-RPC channel
+// (":help msgpack-rpc"):
+//
+//	[0, msgid, method, params]   request
+//	[1, msgid, error, result]    response
+//	[2, method, params]          notification
+//
+// Go structs use their `json` field tags, so that one struct definition
+// works the same on Vim and Neovim.
+package msgpackrpc
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Codec reads and writes msgpack-RPC messages.
+type Codec struct {
+	dec *msgpack.Decoder
+	enc *msgpack.Encoder
+	out sliceWriter
+
+	values sync.Pool // *valueDecoder, for Unmarshal from any goroutine
+}
+
+type valueDecoder struct {
+	r bytes.Reader
+	d *msgpack.Decoder
+}
+
+// New returns a codec that reads messages from r.
+func New(r io.Reader) *Codec {
+	c := &Codec{}
+	c.dec = msgpack.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	c.enc = msgpack.NewEncoder(&c.out)
+	c.enc.SetCustomStructTag("json")
+	c.enc.UseCompactInts(true)
+	c.values.New = func() any {
+		v := &valueDecoder{}
+		v.d = newValueDecoder(&v.r)
+		return v
+	}
+	return c
+}
+
+func newValueDecoder(r io.Reader) *msgpack.Decoder {
+	d := msgpack.NewDecoder(r)
+	d.SetCustomStructTag("json")
+	d.UseLooseInterfaceDecoding(true)
+	return d
+}
+
+var _ wire.Codec = (*Codec)(nil)
+
+// sliceWriter lets the encoder append to a caller's slice.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+func (w *sliceWriter) WriteByte(c byte) error      { w.b = append(w.b, c); return nil }
+func (w *sliceWriter) WriteString(s string) (int, error) {
+	w.b = append(w.b, s...)
+	return len(s), nil
+}
+
+// ReadMessage implements wire.Codec.
+func (c *Codec) ReadMessage(m *wire.Message) error {
+	m.Reset()
+	n, err := c.dec.DecodeArrayLen()
+	if err != nil {
+		return err
+	}
+	if n < 3 || n > 4 {
+		if err := c.skip(n); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: an array of %d items is not a msgpack-RPC message", wire.ErrMalformed, n)
+	}
+	typ, err := c.dec.DecodeInt()
+	if err != nil {
+		return err
+	}
+	switch {
+	case typ == 0 && n == 4:
+		m.Kind = wire.Request
+		if m.ID, err = c.dec.DecodeInt64(); err != nil {
+			return err
+		}
+		if m.Method, err = c.dec.DecodeString(); err != nil {
+			return err
+		}
+		return c.readParams(m)
+	case typ == 1 && n == 4:
+		m.Kind = wire.Response
+		if m.ID, err = c.dec.DecodeInt64(); err != nil {
+			return err
+		}
+		code, err := c.dec.PeekCode()
+		if err != nil {
+			return err
+		}
+		if code == msgpcode.Nil {
+			_ = c.dec.Skip()
+		} else if m.Error, err = c.raw(); err != nil {
+			return err
+		}
+		m.Result, err = c.raw()
+		return err
+	case typ == 2 && n == 3:
+		m.Kind = wire.Notification
+		if m.Method, err = c.dec.DecodeString(); err != nil {
+			return err
+		}
+		return c.readParams(m)
+	}
+	if err := c.skip(n - 1); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: message type %d with %d items", wire.ErrMalformed, typ, n)
+}
+
+func (c *Codec) readParams(m *wire.Message) error {
+	n, err := c.dec.DecodeArrayLen()
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		r, err := c.raw()
+		if err != nil {
+			return err
+		}
+		m.Params = append(m.Params, r)
+	}
+	return nil
+}
+
+func (c *Codec) raw() (wire.Raw, error) {
+	r, err := c.dec.DecodeRaw()
+	return wire.Raw(r), err
+}
+
+func (c *Codec) skip(n int) error {
+	for i := 0; i < n; i++ {
+		if err := c.dec.Skip(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendRequest implements wire.Codec.
+func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
+	c.out.b = b
+	e := c.enc
+	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(0), e.EncodeInt(id), e.EncodeString(method))
+	if err == nil {
+		err = c.encodeList(params)
+	}
+	return c.out.b, err
+}
+
+// AppendNotification implements wire.Codec.
+func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
+	c.out.b = b
+	e := c.enc
+	err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString(method))
+	if err == nil {
+		err = c.encodeList(params)
+	}
+	return c.out.b, err
+}
+
+// AppendResponse implements wire.Codec.
+func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	c.out.b = b
+	e := c.enc
+	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
+	if err == nil {
+		err = c.encodeValue(result)
+	}
+	return c.out.b, err
+}
+
+func (c *Codec) encodeList(xs []any) error {
+	if err := c.enc.EncodeArrayLen(len(xs)); err != nil {
+		return err
+	}
+	for _, x := range xs {
+		if err := c.encodeValue(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Codec) encodeValue(v any) error {
+	switch x := v.(type) {
+	case string:
+		return c.enc.EncodeString(x)
+	case wire.Raw:
+		_, err := c.out.Write(x)
+		return err
+	case []any:
+		return c.encodeList(x)
+	}
+	if err := c.enc.Encode(v); err != nil {
+		return fmt.Errorf("cannot send %T to Neovim: %w", v, err)
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Unmarshal implements wire.Codec; it is safe for concurrent use. Into *any, integers become int64,
+// floats float64, arrays []any, maps map[string]any and binary []byte.
+func (c *Codec) Unmarshal(r wire.Raw, v any) error {
+	if p, ok := v.(*string); ok && len(r) > 0 {
+		// Fast path for the common case: a fixstr or str8/16/32.
+		if s, ok := fastString(r); ok {
+			*p = s
+			return nil
+		}
+	}
+	vd := c.values.Get().(*valueDecoder)
+	vd.r.Reset(r)
+	vd.d.ResetReader(&vd.r)
+	err := vd.d.Decode(v)
+	vd.r.Reset(nil)
+	c.values.Put(vd)
+	return err
+}
+
+// Unmarshal decodes a msgpack value with the codec's settings. It is safe
+// for concurrent use.
+func Unmarshal(r wire.Raw, v any) error {
+	d := newValueDecoder(bytes.NewReader(r))
+	return d.Decode(v)
+}
+
+func fastString(r []byte) (string, bool) {
+	c := r[0]
+	switch {
+	case c >= 0xa0 && c <= 0xbf:
+		n := int(c & 0x1f)
+		if len(r) == 1+n {
+			return string(r[1:]), true
+		}
+	case c == 0xd9 && len(r) >= 2:
+		n := int(r[1])
+		if len(r) == 2+n {
+			return string(r[2:]), true
+		}
+	case c == 0xda && len(r) >= 3:
+		n := int(r[1])<<8 | int(r[2])
+		if len(r) == 3+n {
+			return string(r[3:]), true
+		}
+	}
+	return "", false
+}
+
+// TypeName implements wire.Codec.
+func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
+
+// TypeName names the Vim type of a msgpack value.
+func TypeName(r wire.Raw) string {
+	if len(r) == 0 {
+		return "nothing"
+	}
+	c := r[0]
+	switch {
+	case c <= 0x7f || c >= 0xe0 || (c >= 0xcc && c <= 0xd3):
+		return "Number"
+	case c >= 0x80 && c <= 0x8f, c == 0xde, c == 0xdf:
+		return "Dict"
+	case c >= 0x90 && c <= 0x9f, c == 0xdc, c == 0xdd:
+		return "List"
+	case c >= 0xa0 && c <= 0xbf, c == 0xd9, c == 0xda, c == 0xdb:
+		return "String"
+	case c == 0xc0:
+		return "v:null"
+	case c == 0xc2, c == 0xc3:
+		return "Boolean"
+	case c == 0xc4, c == 0xc5, c == 0xc6:
+		return "Blob"
+	case c == 0xca, c == 0xcb:
+		return "Float"
+	}
+	return "extension value"
+}
+
+// SplitList implements wire.Codec.
+func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
+	d := msgpack.NewDecoder(bytes.NewReader(r))
+	n, err := d.DecodeArrayLen()
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, nil
+	}
+	out := make([]wire.Raw, n)
+	for i := range out {
+		raw, err := d.DecodeRaw()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = wire.Raw(raw)
+	}
+	return out, nil
+}

@@ -1,0 +1,361 @@
+package vimjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// AppendValue appends the JSON form of v to b. Common types take a fast path;
+// anything else goes through encoding/json (so struct tags apply).
+func AppendValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendString(b, x), nil
+	case bool:
+		if x {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case int:
+		return appendInt(b, int64(x)), nil
+	case int64:
+		return appendInt(b, x), nil
+	case int32:
+		return appendInt(b, int64(x)), nil
+	case int16:
+		return appendInt(b, int64(x)), nil
+	case int8:
+		return appendInt(b, int64(x)), nil
+	case uint:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint64:
+		return strconv.AppendUint(b, x, 10), nil
+	case uint32:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint16:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case uint8:
+		return strconv.AppendUint(b, uint64(x), 10), nil
+	case float64:
+		return appendFloat(b, x), nil
+	case float32:
+		return appendFloat(b, float64(x)), nil
+	case []byte:
+		return appendBytes(b, x), nil
+	case []any:
+		return appendList(b, x)
+	case []string:
+		b = append(b, '[')
+		for i, s := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		return append(b, ']'), nil
+	case []int:
+		b = append(b, '[')
+		for i, n := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInt(b, int64(n))
+		}
+		return append(b, ']'), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = AppendValue(b, x[k]); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	case wire.Raw:
+		return append(b, x...), nil
+	case json.RawMessage:
+		return append(b, x...), nil
+	}
+	if m, ok := v.(json.Marshaler); ok {
+		out, err := m.MarshalJSON()
+		if err != nil {
+			return b, err
+		}
+		return append(b, out...), nil
+	}
+	return appendReflect(b, v)
+}
+
+// appendReflect handles named and composite types. Slices and maps of any
+// element type recurse through AppendValue so that []byte and floats keep
+// Vim's forms; structs go through encoding/json.
+func appendReflect(b []byte, v any) ([]byte, error) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return append(b, "null"...), nil
+		}
+		return AppendValue(b, rv.Elem().Interface())
+	case reflect.String:
+		return appendString(b, rv.String()), nil
+	case reflect.Bool:
+		return AppendValue(b, rv.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return appendInt(b, rv.Int()), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(b, rv.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		return appendFloat(b, rv.Float()), nil
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return append(b, "[]"...), nil
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			n := rv.Len()
+			b = append(b, '[')
+			for i := 0; i < n; i++ {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendUint(b, rv.Index(i).Uint(), 10)
+			}
+			return append(b, ']'), nil
+		}
+		b = append(b, '[')
+		for i := 0; i < rv.Len(); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = AppendValue(b, rv.Index(i).Interface()); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return b, fmt.Errorf("cannot send %s to Vim: Dict keys must be strings", rv.Type())
+		}
+		if rv.IsNil() {
+			return append(b, "{}"...), nil
+		}
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, c reflect.Value) int {
+			if a.String() < c.String() {
+				return -1
+			}
+			if a.String() > c.String() {
+				return 1
+			}
+			return 0
+		})
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k.String())
+			b = append(b, ':')
+			var err error
+			if b, err = AppendValue(b, rv.MapIndex(k).Interface()); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return b, fmt.Errorf("cannot send %T to Vim: %w", v, err)
+	}
+	return append(b, out...), nil
+}
+
+func appendList(b []byte, xs []any) ([]byte, error) {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = AppendValue(b, x); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+func appendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
+
+// appendFloat writes a float so that Vim reads it back as a Float: an
+// integral value gets ".0", and NaN and the infinities use the words that
+// Vim's json_encode writes and json_decode reads.
+func appendFloat(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Infinity"...)
+	}
+	start := len(b)
+	b = strconv.AppendFloat(b, f, 'g', -1, 64)
+	if !bytes.ContainsAny(b[start:], ".eE") {
+		b = append(b, '.', '0')
+	} else if i := bytes.IndexAny(b[start:], "eE"); i >= 0 && !bytes.Contains(b[start:start+i], []byte(".")) {
+		// Vim's JSON reader wants a fraction before the exponent: 1e+20 -> 1.0e+20.
+		exp := append([]byte(nil), b[start+i:]...)
+		b = append(append(b[:start+i], '.', '0'), exp...)
+	}
+	return b
+}
+
+func appendBytes(b []byte, p []byte) []byte {
+	b = append(b, '[')
+	for i, c := range p {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(c), 10)
+	}
+	return append(b, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string. Bytes that are not valid UTF-8 are
+// passed through unchanged, as Vim's own json_encode does, so that a Vim
+// string that holds text in another encoding survives the round trip.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// Unmarshal decodes the JSON value r into v. Into *any, Numbers become
+// int64, Floats float64, Lists []any and Dicts map[string]any. Into a
+// []byte, a List of Numbers (a Vim Blob) or a String is accepted.
+func Unmarshal(r wire.Raw, v any) error {
+	switch p := v.(type) {
+	case *any:
+		d := json.NewDecoder(bytes.NewReader(r))
+		d.UseNumber()
+		var x any
+		if err := d.Decode(&x); err != nil {
+			return err
+		}
+		*p = fixNumbers(x)
+		return nil
+	case *string:
+		if s, ok := fastString(r); ok {
+			*p = s
+			return nil
+		}
+	case *[]byte:
+		r = bytes.TrimLeft(r, " \t\r\n")
+		if len(r) > 0 && r[0] == '[' {
+			var ns []int
+			if err := json.Unmarshal(r, &ns); err != nil {
+				return err
+			}
+			out := make([]byte, len(ns))
+			for i, n := range ns {
+				if n < 0 || n > 255 {
+					return fmt.Errorf("byte %d of the Blob is %d, not 0-255", i, n)
+				}
+				out[i] = byte(n)
+			}
+			*p = out
+			return nil
+		}
+		if len(r) > 0 && r[0] == '"' {
+			var s string
+			if err := json.Unmarshal(r, &s); err != nil {
+				return err
+			}
+			*p = []byte(s)
+			return nil
+		}
+		if bytes.Equal(r, []byte("null")) {
+			*p = nil
+			return nil
+		}
+	}
+	return json.Unmarshal(r, v)
+}
+
+// fastString decodes a JSON string without escapes.
+func fastString(r wire.Raw) (string, bool) {
+	if len(r) < 2 || r[0] != '"' || r[len(r)-1] != '"' {
+		return "", false
+	}
+	body := r[1 : len(r)-1]
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '"') >= 0 {
+		return "", false
+	}
+	return string(body), true
+}
+
+func fixNumbers(x any) any {
+	switch v := x.(type) {
+	case json.Number:
+		s := string(v)
+		if !bytes.ContainsAny([]byte(s), ".eE") {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return n
+			}
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
+	case []any:
+		for i := range v {
+			v[i] = fixNumbers(v[i])
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = fixNumbers(e)
+		}
+	}
+	return x
+}

@@ -1,0 +1,171 @@
+// Package vimjson is the codec for Vim's JSON channel mode (":help
+// channel-use"). It frames messages the way Vim does:
+//
+//	from Vim:  [id, [method, [params...]]]   a request (id > 0, made by ch_evalexpr)
+//	           [0, [method, [params...]]]    a notification (sent with ch_sendraw)
+//	           [-id, result]                 the response to our call number id
+//	to Vim:    ["call", func, [args...], -id] a call that Vim answers with [-id, result]
+//	           ["call", func, [args...]]      a call without an answer
+//	           [id, result]                   our answer to Vim's request id
+//
+// Our own request ids are negated on the wire, because Vim uses positive
+// numbers for its own requests on the same channel.
+//
+// Values are mapped as Vim's json_encode and json_decode do, with two
+// additions: a Go []byte is sent as a List of Numbers (Vim's form of a Blob in
+// JSON), and a List of Numbers decodes into a Go []byte.
+package vimjson
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Codec reads and writes Vim JSON channel messages.
+type Codec struct {
+	dec *json.Decoder
+	buf []json.RawMessage
+}
+
+// New returns a codec that reads messages from r.
+func New(r io.Reader) *Codec {
+	return &Codec{dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+}
+
+var _ wire.Codec = (*Codec)(nil)
+
+// ReadMessage implements wire.Codec.
+func (c *Codec) ReadMessage(m *wire.Message) error {
+	m.Reset()
+	c.buf = c.buf[:0]
+	if err := c.dec.Decode(&c.buf); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			return fmt.Errorf("%w: Vim sent a %s where a message list was expected", wire.ErrMalformed, ute.Value)
+		}
+		return err
+	}
+	if len(c.buf) != 2 {
+		return fmt.Errorf("%w: Vim sent a list of %d items; a message is [id, value]", wire.ErrMalformed, len(c.buf))
+	}
+	var id int64
+	if err := json.Unmarshal(c.buf[0], &id); err != nil {
+		return fmt.Errorf("%w: message id %s is not a Number", wire.ErrMalformed, c.buf[0])
+	}
+	if id < 0 {
+		m.Kind = wire.Response
+		m.ID = -id
+		m.Result = wire.Raw(c.buf[1])
+		return nil
+	}
+	if id == 0 {
+		m.Kind = wire.Notification
+	} else {
+		m.Kind = wire.Request
+		m.ID = id
+	}
+	var call []json.RawMessage
+	if err := json.Unmarshal(c.buf[1], &call); err != nil || len(call) != 2 {
+		return fmt.Errorf("%w: the body of message %d is not [method, params]", wire.ErrMalformed, id)
+	}
+	if err := json.Unmarshal(call[0], &m.Method); err != nil {
+		return fmt.Errorf("%w: the method name of message %d is not a String", wire.ErrMalformed, id)
+	}
+	var params []json.RawMessage
+	if err := json.Unmarshal(call[1], &params); err != nil {
+		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
+	}
+	for _, p := range params {
+		m.Params = append(m.Params, wire.Raw(p))
+	}
+	return nil
+}
+
+// AppendRequest implements wire.Codec: a channel "call" command.
+func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
+	b = append(b, `["call",`...)
+	b = appendString(b, method)
+	b = append(b, ',')
+	b, err := appendList(b, params)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, ',', '-')
+	b = appendInt(b, id)
+	return append(b, ']', '\n'), nil
+}
+
+// AppendNotification implements wire.Codec: a "call" command without id.
+func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
+	b = append(b, `["call",`...)
+	b = appendString(b, method)
+	b = append(b, ',')
+	b, err := appendList(b, params)
+	if err != nil {
+		return b, err
+	}
+	return append(b, ']', '\n'), nil
+}
+
+// AppendResponse implements wire.Codec.
+func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	b = append(b, '[')
+	b = appendInt(b, id)
+	b = append(b, ',')
+	b, err := AppendValue(b, result)
+	if err != nil {
+		return b, err
+	}
+	return append(b, ']', '\n'), nil
+}
+
+// Unmarshal implements wire.Codec.
+func (c *Codec) Unmarshal(r wire.Raw, v any) error { return Unmarshal(r, v) }
+
+// TypeName implements wire.Codec.
+func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
+
+// TypeName names the Vim type of a JSON value.
+func TypeName(r wire.Raw) string {
+	r = bytes.TrimLeft(r, " \t\r\n")
+	if len(r) == 0 {
+		return "nothing"
+	}
+	switch r[0] {
+	case '"':
+		return "String"
+	case '[':
+		return "List"
+	case '{':
+		return "Dict"
+	case 't', 'f':
+		return "Boolean"
+	case 'n':
+		return "v:null"
+	case 'N', 'I':
+		return "Float"
+	}
+	if bytes.ContainsAny(r, ".eE") || bytes.HasPrefix(r, []byte("-I")) {
+		return "Float"
+	}
+	return "Number"
+}
+
+// SplitList implements wire.Codec.
+func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(r, &items); err != nil {
+		return nil, err
+	}
+	out := make([]wire.Raw, len(items))
+	for i, it := range items {
+		out[i] = wire.Raw(it)
+	}
+	return out, nil
+}

@@ -1,0 +1,254 @@
+// Package host holds one adapter per editor. An adapter turns the SDK's
+// editor operations (call a function, notify, batch) into the messages that
+// editor understands, and turns the editor's errors into Go errors. Editor
+// differences stop here: nothing above this package asks which editor it
+// talks to.
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Caller is the part of rpc.Session that adapters use.
+type Caller interface {
+	Call(ctx context.Context, method string, params []any) (wire.Raw, error)
+	Notify(ctx context.Context, method string, params []any) error
+}
+
+var _ Caller = (*rpc.Session)(nil)
+
+// Call is one function call in a batch.
+type Call struct {
+	Fn   string
+	Args []any
+}
+
+// CallError is an error raised by the editor while running a function.
+type CallError struct {
+	Fn  string
+	Msg string
+}
+
+func (e *CallError) Error() string {
+	return fmt.Sprintf("%s(): %s", e.Fn, e.Msg)
+}
+
+// BatchError says which call of a batch failed; the calls before it ran.
+type BatchError struct {
+	Index int
+	Fn    string
+	Msg   string
+}
+
+func (e *BatchError) Error() string {
+	return fmt.Sprintf("call %d of the batch, %s(): %s", e.Index, e.Fn, e.Msg)
+}
+
+// Adapter is what every editor adapter provides.
+type Adapter interface {
+	Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
+	Notify(ctx context.Context, fn string, args []any) error
+	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
+}
+
+// NewCodec returns the codec that host ("vim" or "nvim") speaks.
+func NewCodec(host string, r interface{ Read([]byte) (int, error) }) (wire.Codec, error) {
+	switch host {
+	case "vim":
+		return vimjson.New(r), nil
+	case "nvim":
+		return msgpackrpc.New(r), nil
+	}
+	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
+}
+
+// New returns the adapter for host.
+func New(host string, c Caller, codec wire.Codec) Adapter {
+	if host == "vim" {
+		return &Vim{c: c, codec: codec}
+	}
+	return &Nvim{c: c, codec: codec}
+}
+
+// Vim calls functions through Vim9 helpers that catch errors, because a
+// channel "call" command in Vim swallows them.
+type Vim struct {
+	c     Caller
+	codec wire.Codec
+}
+
+// Call implements Adapter.
+func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
+	if args == nil {
+		args = []any{}
+	}
+	raw, err := v.c.Call(ctx, protocol.FuncVimCall, []any{fn, args})
+	if err != nil {
+		return nil, err
+	}
+	pair, err := v.codec.SplitList(raw)
+	if err != nil || len(pair) != 2 {
+		return nil, v.badReply(fn, raw)
+	}
+	if !isNull(pair[1]) {
+		var msg string
+		_ = v.codec.Unmarshal(pair[1], &msg)
+		return nil, &CallError{Fn: fn, Msg: msg}
+	}
+	return pair[0], nil
+}
+
+func (v *Vim) badReply(fn string, raw wire.Raw) error {
+	if s := string(raw); s == `"ERROR"` {
+		return &CallError{Fn: fn, Msg: "Vim could not run the Vigor call helper; is Vigor's directory on 'runtimepath'?"}
+	}
+	return &CallError{Fn: fn, Msg: fmt.Sprintf("unexpected reply from Vim: %.100s", raw)}
+}
+
+// Notify implements Adapter. Errors are shown to the user by the helper.
+func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
+	if args == nil {
+		args = []any{}
+	}
+	return v.c.Notify(ctx, fn, args)
+}
+
+// Batch implements Adapter.
+func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
+	list := make([]any, len(calls))
+	for i, c := range calls {
+		args := c.Args
+		if args == nil {
+			args = []any{}
+		}
+		list[i] = []any{c.Fn, args}
+	}
+	raw, err := v.c.Call(ctx, protocol.FuncVimBatch, []any{list})
+	if err != nil {
+		return nil, err
+	}
+	return decodeBatch(v.codec, calls, raw)
+}
+
+// decodeBatch reads [results, v:null | [index, message]].
+func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, error) {
+	pair, err := codec.SplitList(raw)
+	if err != nil || len(pair) != 2 {
+		return nil, fmt.Errorf("unexpected batch reply from the editor: %.100s", raw)
+	}
+	results, err := codec.SplitList(pair[0])
+	if err != nil {
+		return nil, fmt.Errorf("unexpected batch results from the editor: %w", err)
+	}
+	if isNull(pair[1]) {
+		return results, nil
+	}
+	var fail []any
+	if err := codec.Unmarshal(pair[1], &fail); err != nil || len(fail) < 2 {
+		return results, fmt.Errorf("unexpected batch error from the editor: %.100s", pair[1])
+	}
+	idx, _ := fail[0].(int64)
+	msg := fmt.Sprint(fail[len(fail)-1])
+	be := &BatchError{Index: int(idx), Msg: msg}
+	if be.Index >= 0 && be.Index < len(calls) {
+		be.Fn = calls[be.Index].Fn
+	}
+	if len(results) > be.Index {
+		results = results[:be.Index]
+	}
+	return results, be
+}
+
+func isNull(r wire.Raw) bool {
+	s := strings.TrimSpace(string(r))
+	return s == "null" || s == "\xc0" || s == ""
+}
+
+// Nvim calls Neovim's API directly: errors come back in the response's
+// error slot.
+type Nvim struct {
+	c     Caller
+	codec wire.Codec
+	// BatchMode chooses how a batch runs: "atomic" (nvim_call_atomic),
+	// "lua" (nvim_exec_lua) or "vimscript" (a legacy Vim script loop).
+	BatchMode string
+}
+
+// Call implements Adapter.
+func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
+	if args == nil {
+		args = []any{}
+	}
+	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
+	if err != nil {
+		if re, ok := err.(*rpc.RemoteError); ok {
+			return nil, &CallError{Fn: fn, Msg: re.Error()}
+		}
+		return nil, err
+	}
+	return raw, nil
+}
+
+// Notify implements Adapter.
+func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
+	if args == nil {
+		args = []any{}
+	}
+	return n.c.Notify(ctx, "nvim_call_function", []any{fn, args})
+}
+
+const batchLua = `local calls = ...
+local res = {}
+for i, c in ipairs(calls) do
+  local ok, v = pcall(vim.call, c[1], unpack(c[2]))
+  if not ok then return {res, {i - 1, v}} end
+  if v == nil then v = vim.NIL end
+  res[i] = v
+end
+return {res, vim.NIL}`
+
+// Batch implements Adapter.
+func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
+	list := make([]any, len(calls))
+	switch n.BatchMode {
+	case "lua", "vimscript":
+		for i, c := range calls {
+			args := c.Args
+			if args == nil {
+				args = []any{}
+			}
+			list[i] = []any{c.Fn, args}
+		}
+		var raw wire.Raw
+		var err error
+		if n.BatchMode == "lua" {
+			raw, err = n.c.Call(ctx, "nvim_exec_lua", []any{batchLua, []any{list}})
+		} else {
+			raw, err = n.c.Call(ctx, "nvim_call_function", []any{protocol.FuncBatch, []any{list}})
+		}
+		if err != nil {
+			return nil, err
+		}
+		return decodeBatch(n.codec, calls, raw)
+	}
+	for i, c := range calls {
+		args := c.Args
+		if args == nil {
+			args = []any{}
+		}
+		list[i] = []any{"nvim_call_function", []any{c.Fn, args}}
+	}
+	raw, err := n.c.Call(ctx, "nvim_call_atomic", []any{list})
+	if err != nil {
+		return nil, err
+	}
+	return decodeBatch(n.codec, calls, raw)
+}

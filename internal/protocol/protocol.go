@@ -1,0 +1,54 @@
+// Package protocol is the contract between the Vigor runtime (Vim script)
+// and a plugin process (the SDK): environment variables, reserved method
+// names and the editor functions that the SDK calls. It has no dependencies.
+package protocol
+
+// Version is the protocol version that this SDK and runtime speak. The
+// runtime passes its version in EnvProtocol; the plugin reports its own in
+// its ready message, and a mismatch fails the load with a clear message.
+// Keep it in sync with s:PROTOCOL in autoload/vigor/_internal/plugin.vim
+// (a test checks).
+const Version = 1
+
+// Environment variables that the runtime sets for a plugin process.
+const (
+	EnvPlugin        = "VIGOR_PLUGIN"         // plugin name
+	EnvProtocol      = "VIGOR_PROTOCOL"       // runtime protocol version
+	EnvInstance      = "VIGOR_INSTANCE"       // instance number, echoed back in ready
+	EnvHost          = "VIGOR_HOST"           // "vim" or "nvim"
+	EnvEditorVersion = "VIGOR_EDITOR_VERSION" // e.g. "9.0.1378" or "0.11.4"
+	EnvPlatform      = "VIGOR_PLATFORM"       // "linux", "mac" or "windows"
+	EnvMode          = "VIGOR_MODE"           // "release", "debug" or "test"
+	EnvLog           = "VIGOR_LOG"            // log file path
+	EnvDir           = "VIGOR_DIR"            // the plugin's source directory
+)
+
+// Methods that the runtime sends to a plugin. Handler names may not start
+// with ReservedPrefix.
+const (
+	ReservedPrefix  = "$"
+	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
+	MethodInterrupt = "$interrupt" // notify: [reason?]
+	MethodUnload    = "$unload"    // notify: []
+)
+
+// Editor functions (autoload/vigor/_internal/...) that the SDK calls.
+const (
+	FuncReady    = "vigor#_internal#plugin#on_ready"    // (name, instance, info)
+	FuncFailed   = "vigor#_internal#plugin#on_failed"   // (name, instance, message)
+	FuncUnloaded = "vigor#_internal#plugin#on_unloaded" // (name, instance, error|v:null)
+	FuncResolve  = "vigor#_internal#callback#resolve"   // (success_id, failure_id, ok, value)
+	FuncEcho     = "vigor#_internal#echo#plugin"        // (level, name, message)
+	FuncCmd      = "vigor#_internal#api#cmd"            // (cmd, vars)
+	FuncEval     = "vigor#_internal#api#eval"           // (expr, vars)
+	FuncDispatch = "vigor#_internal#api#dispatch"       // (plugin, method, params)
+	FuncNotify   = "vigor#_internal#api#notify"         // (plugin, fn, args)
+	FuncRedraw   = "vigor#_internal#api#redraw"         // (force)
+	FuncBatch    = "vigor#_internal#api#batch"          // (calls), legacy script, both editors
+
+	// Vim only: Vim9 helpers that catch errors, which Vim's channel "call"
+	// would swallow.
+	FuncVimCall  = "vigor#_internal#api#vim#call"  // (fn, args) -> [result, error|v:null]
+	FuncVimBatch = "vigor#_internal#api#vim#batch" // (calls) -> [results, [index, error]|v:null]
+
+)

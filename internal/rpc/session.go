@@ -1,0 +1,310 @@
+// Package rpc is a symmetric RPC session over a wire.Codec: either side can
+// call, notify and answer. It owns one read goroutine (Run), one goroutine
+// that runs notifications in the order they arrived, and one goroutine per
+// incoming request, so that a request handler can call back into the peer
+// while the peer calls the handler's process again (re-entrancy).
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// ErrClosed is wrapped by the error of every call that could not complete
+// because the session ended.
+var ErrClosed = errors.New("connection closed")
+
+// Handler serves what the peer sends.
+type Handler interface {
+	// Request answers one request. It runs on a goroutine of its own; the
+	// value it returns is sent back as the result.
+	Request(ctx context.Context, m *wire.Message) any
+	// Notification handles one notification. Notifications run one at a
+	// time, in the order they arrived.
+	Notification(ctx context.Context, m *wire.Message)
+}
+
+// Options configure a Session. Handler is required.
+type Options struct {
+	Handler Handler
+	// Preempt, if set, sees every notification first, on the read
+	// goroutine, and returns true if it handled it. It must not block. It is
+	// the fast path for interrupts, which must not queue behind other work.
+	Preempt func(m *wire.Message) bool
+	// BadMessage, if set, is told about messages that could not be decoded
+	// but did not break the stream. For a request it returns the value to
+	// answer with.
+	BadMessage func(m *wire.Message, err error) any
+}
+
+// RemoteError is an error that the peer sent in a response's error slot
+// (Neovim only; Vim has none).
+type RemoteError struct {
+	Raw   wire.Raw
+	codec wire.Codec
+}
+
+func (e *RemoteError) Error() string {
+	// Neovim sends [code, message].
+	var pair []any
+	if err := e.codec.Unmarshal(e.Raw, &pair); err == nil && len(pair) == 2 {
+		if msg, ok := pair[1].(string); ok {
+			return msg
+		}
+	}
+	var v any
+	if err := e.codec.Unmarshal(e.Raw, &v); err == nil {
+		return fmt.Sprint(v)
+	}
+	return "unreadable error from the editor"
+}
+
+type response struct {
+	result wire.Raw
+	err    error
+}
+
+// Session is one RPC connection.
+type Session struct {
+	codec wire.Codec
+	w     io.Writer
+	opts  Options
+
+	wmu  sync.Mutex // guards w, wbuf and the codec's encoder
+	wbuf []byte
+
+	mu      sync.Mutex
+	nextID  int64
+	pending map[int64]chan response
+	err     error // set once the session has ended
+
+	nmu   sync.Mutex
+	notes []*wire.Message
+	nwake chan struct{}
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+// New returns a session that reads with codec and writes to w. Call Run to
+// start it.
+func New(codec wire.Codec, w io.Writer, opts Options) *Session {
+	return &Session{
+		codec:   codec,
+		w:       w,
+		opts:    opts,
+		pending: make(map[int64]chan response),
+		nwake:   make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+}
+
+// Codec returns the session's codec, for decoding results.
+func (s *Session) Codec() wire.Codec { return s.codec }
+
+// Done is closed when the session has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err returns why the session ended, or nil while it runs.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Run reads and dispatches messages until the stream ends or ctx is done.
+// It waits for the handlers it started before it returns the reason the
+// session ended (io.EOF when the peer closed the stream).
+func (s *Session) Run(ctx context.Context) error {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.wg.Add(1)
+	go s.runNotifications()
+	var err error
+	for {
+		m := new(wire.Message)
+		if err = s.codec.ReadMessage(m); err != nil {
+			if errors.Is(err, wire.ErrMalformed) {
+				s.bad(m, err)
+				continue
+			}
+			break
+		}
+		switch m.Kind {
+		case wire.Response:
+			s.deliver(m)
+		case wire.Request:
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				res := s.opts.Handler.Request(s.ctx, m)
+				_ = s.Respond(m.ID, res)
+			}()
+		case wire.Notification:
+			if s.opts.Preempt != nil && s.opts.Preempt(m) {
+				continue
+			}
+			s.nmu.Lock()
+			s.notes = append(s.notes, m)
+			s.nmu.Unlock()
+			select {
+			case s.nwake <- struct{}{}:
+			default:
+			}
+		}
+	}
+	s.shutdown(err)
+	s.wg.Wait()
+	return err
+}
+
+func (s *Session) bad(m *wire.Message, err error) {
+	if s.opts.BadMessage == nil {
+		return
+	}
+	res := s.opts.BadMessage(m, err)
+	if m.Kind == wire.Request && m.ID != 0 {
+		_ = s.Respond(m.ID, res)
+	}
+}
+
+func (s *Session) runNotifications() {
+	defer s.wg.Done()
+	for {
+		s.nmu.Lock()
+		batch := s.notes
+		s.notes = nil
+		s.nmu.Unlock()
+		for _, m := range batch {
+			s.opts.Handler.Notification(s.ctx, m)
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		select {
+		case <-s.nwake:
+		case <-s.done:
+			return
+		}
+	}
+}
+
+func (s *Session) deliver(m *wire.Message) {
+	s.mu.Lock()
+	ch, ok := s.pending[m.ID]
+	delete(s.pending, m.ID)
+	s.mu.Unlock()
+	if !ok {
+		return // the caller gave up (its ctx ended)
+	}
+	r := response{result: m.Result}
+	if m.Error != nil {
+		r.err = &RemoteError{Raw: m.Error, codec: s.codec}
+	}
+	ch <- r
+}
+
+func (s *Session) shutdown(reason error) {
+	if reason == nil || errors.Is(reason, io.EOF) || errors.Is(reason, io.ErrUnexpectedEOF) {
+		reason = fmt.Errorf("%w: the editor closed the channel", ErrClosed)
+	} else if !errors.Is(reason, ErrClosed) {
+		reason = fmt.Errorf("%w: %w", ErrClosed, reason)
+	}
+	s.mu.Lock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.err = reason
+	pending := s.pending
+	s.pending = nil
+	s.mu.Unlock()
+	for _, ch := range pending {
+		ch <- response{err: reason}
+	}
+	s.cancel()
+	close(s.done)
+}
+
+// Call sends a request and waits for its response, for ctx to end, or for the
+// session to end.
+func (s *Session) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	ch := make(chan response, 1)
+	s.mu.Lock()
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return nil, err
+	}
+	s.nextID++
+	id := s.nextID
+	s.pending[id] = ch
+	s.mu.Unlock()
+
+	if err := s.write(func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
+		s.forget(id)
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		return r.result, r.err
+	case <-ctx.Done():
+		s.forget(id)
+		return nil, context.Cause(ctx)
+	}
+}
+
+func (s *Session) forget(id int64) {
+	s.mu.Lock()
+	delete(s.pending, id)
+	s.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (s *Session) Notify(ctx context.Context, method string, params []any) error {
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	if err := s.Err(); err != nil {
+		return err
+	}
+	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendNotification(b, method, params) })
+}
+
+// Respond answers the peer's request id.
+func (s *Session) Respond(id int64, result any) error {
+	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendResponse(b, id, result) })
+}
+
+// maxKeptBuffer is the largest write buffer kept between messages; a larger
+// one (after a big payload) is dropped so that an idle plugin stays small.
+const maxKeptBuffer = 1 << 20
+
+func (s *Session) write(appendFn func([]byte) ([]byte, error)) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	b, err := appendFn(s.wbuf[:0])
+	if err != nil {
+		s.keep(b)
+		return err
+	}
+	_, err = s.w.Write(b)
+	s.keep(b)
+	if err != nil {
+		return fmt.Errorf("%w: write: %w", ErrClosed, err)
+	}
+	return nil
+}
+
+func (s *Session) keep(b []byte) {
+	if cap(b) > maxKeptBuffer {
+		b = nil
+	}
+	s.wbuf = b
+}

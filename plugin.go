@@ -1,0 +1,413 @@
+package vigor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// SDKVersion is the version of this SDK.
+const SDKVersion = "0.1.0"
+
+// ErrInterrupted is the cause of a handler's context when the user called
+// vigor#interrupt(). Check it with context.Cause(ctx).
+var ErrInterrupted = errors.New("interrupted by vigor#interrupt()")
+
+// ErrUnloaded is the cause of every context of a plugin that is being
+// unloaded (or whose editor went away).
+var ErrUnloaded = errors.New("plugin unloaded")
+
+// Meta describes the editor that runs the plugin.
+type Meta struct {
+	Host     string // "vim" or "nvim"
+	Version  string // the editor's version, such as "9.0.1378" or "0.11.4"
+	Platform string // "linux", "mac" or "windows"
+	Mode     string // "release", "debug" or "test" (g:vigor#debug, tests)
+}
+
+// Plugin is a running plugin: the handle that setup code uses to register
+// methods and to reach the editor. Its methods are safe for concurrent use.
+type Plugin struct {
+	name     string
+	instance string
+	meta     Meta
+	sess     *rpc.Session
+	codec    wire.Codec
+	ed       host.Adapter
+	log      *slog.Logger
+	logPath  string
+
+	ctx    context.Context // cancelled (ErrUnloaded) on unload
+	cancel context.CancelCauseFunc
+
+	mu       sync.Mutex
+	handlers map[string]*handler
+	gen      context.Context // the current interrupt generation
+	genStop  context.CancelCauseFunc
+	onUnload []func(context.Context) error
+	unloaded bool
+
+	work sync.WaitGroup // async handlers
+	quit chan struct{}  // closed when the plugin should exit
+	qmu  sync.Once
+}
+
+// Name returns the plugin's name (its directory under vigor/).
+func (p *Plugin) Name() string { return p.name }
+
+// Meta returns what the editor told the plugin about itself.
+func (p *Plugin) Meta() Meta { return p.meta }
+
+// Logger returns the plugin's log, a file under Vigor's cache (see
+// :help vigor-log). It is for detail; use Infof and friends to tell the user.
+func (p *Plugin) Logger() *slog.Logger { return p.log }
+
+// Context returns a context that is cancelled when the plugin is unloaded
+// (its cause is ErrUnloaded). Use it for background work.
+func (p *Plugin) Context() context.Context { return p.ctx }
+
+// OnUnload registers a function that runs when the plugin is unloaded or
+// reloaded, before the process exits. Its ctx ends after a few seconds.
+// An error it returns fires VigorPluginUnloadFail.
+func (p *Plugin) OnUnload(fn func(ctx context.Context) error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onUnload = append(p.onUnload, fn)
+}
+
+// Handle registers fn as the method called by vigor#request(),
+// vigor#notify() and vigor#request_async(). fn is a func whose first
+// parameter may be a context.Context; the other parameters are decoded from
+// the editor's arguments, in order (a variadic last parameter takes the
+// rest). It returns nothing, a result, an error, or (result, error).
+//
+// Handle panics if fn is not such a func, or if method is empty or starts
+// with "$"; during setup that panic fails the load with the message.
+func (p *Plugin) Handle(method string, fn any) {
+	h, err := newHandler(method, fn)
+	if err != nil {
+		panic(fmt.Sprintf("vigor: Handle(%q): %v", method, err))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.handlers[method] = h
+}
+
+// Main runs a plugin. Call it from func main. setup registers the plugin's
+// methods and does any start-up work; the plugin counts as loaded (and
+// VigorPluginPost fires) when setup returns nil. If setup returns an error,
+// the load fails and the user sees that error.
+//
+// Main returns only by exiting the process: when the plugin is unloaded, or
+// when the editor goes away.
+func Main(setup func(ctx context.Context, p *Plugin) error) {
+	out := os.Stdout
+	// Stray prints must not corrupt the channel: fmt.Println and friends
+	// go to stderr, which the runtime copies to the plugin's log.
+	os.Stdout = os.Stderr
+	code := serve(context.Background(), os.Getenv, os.Stdin, out, os.Stderr, setup)
+	os.Exit(code)
+}
+
+// serve is Main without the process: it returns the exit code.
+func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io.Writer, stderr io.Writer,
+	setup func(ctx context.Context, p *Plugin) error) int {
+	name := getenv(protocol.EnvPlugin)
+	hostName := getenv(protocol.EnvHost)
+	if name == "" || hostName == "" {
+		fmt.Fprintf(stderr, "This program is a Vigor plugin. Vim or Neovim starts it; it does nothing on its own.\n"+
+			"Put its repository on 'runtimepath' next to Vigor (see :help vigor).\n")
+		return 2
+	}
+	codec, err := host.NewCodec(hostName, in)
+	if err != nil {
+		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
+		return 2
+	}
+	p := &Plugin{
+		name:     name,
+		instance: getenv(protocol.EnvInstance),
+		meta: Meta{
+			Host:     hostName,
+			Version:  getenv(protocol.EnvEditorVersion),
+			Platform: getenv(protocol.EnvPlatform),
+			Mode:     getenv(protocol.EnvMode),
+		},
+		codec:    codec,
+		handlers: make(map[string]*handler),
+		quit:     make(chan struct{}),
+	}
+	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
+	p.ctx, p.cancel = context.WithCancelCause(ctx)
+	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	p.sess = rpc.New(codec, out, rpc.Options{
+		Handler:    (*dispatcher)(p),
+		Preempt:    p.preempt,
+		BadMessage: p.badMessage,
+	})
+	p.ed = host.New(hostName, p.sess, codec)
+
+	runErr := make(chan error, 1)
+	go func() { runErr <- p.sess.Run(p.ctx) }()
+
+	if err := p.setup(setup); err != nil {
+		p.log.Error("load failed", "err", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _ = p.ed.Call(ctx, protocol.FuncFailed, []any{p.name, p.instance, err.Error()})
+		cancel()
+		return 1
+	}
+	p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "pid", os.Getpid())
+	info := map[string]any{
+		"protocol": protocol.Version,
+		"sdk":      SDKVersion,
+		"pid":      os.Getpid(),
+		"methods":  p.methodNames(),
+		"log":      p.logPath,
+	}
+	_ = p.ed.Notify(p.ctx, protocol.FuncReady, []any{p.name, p.instance, info})
+
+	select {
+	case err := <-runErr:
+		// The editor closed the channel: clean up and go.
+		p.log.Info("channel closed", "err", err)
+		p.unload(context.Background(), false)
+		return 0
+	case <-p.quit:
+		p.work.Wait()
+		return 0
+	}
+}
+
+func (p *Plugin) setup(setup func(ctx context.Context, p *Plugin) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("panic during setup", "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
+		}
+	}()
+	return setup(p.ctx, p)
+}
+
+func (p *Plugin) methodNames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := make([]string, 0, len(p.handlers))
+	for n := range p.handlers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// handlerContext returns a context for one handler: cancelled by an
+// interrupt, by unload, or when the editor goes away.
+func (p *Plugin) handlerContext() (context.Context, context.CancelFunc) {
+	p.mu.Lock()
+	gen := p.gen
+	p.mu.Unlock()
+	return context.WithCancel(gen)
+}
+
+// interrupt cancels every handler's context and starts a new generation.
+func (p *Plugin) interrupt(reason string) {
+	cause := ErrInterrupted
+	if reason != "" {
+		cause = fmt.Errorf("%w: %s", ErrInterrupted, reason)
+	}
+	p.mu.Lock()
+	p.genStop(cause)
+	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	p.mu.Unlock()
+	p.log.Info("interrupted", "reason", reason)
+}
+
+func (p *Plugin) preempt(m *wire.Message) bool {
+	if m.Method != protocol.MethodInterrupt {
+		return false
+	}
+	var reason string
+	if len(m.Params) > 0 {
+		var v any
+		if err := p.codec.Unmarshal(m.Params[0], &v); err == nil && v != nil {
+			reason = fmt.Sprint(v)
+		}
+	}
+	p.interrupt(reason)
+	return true
+}
+
+func (p *Plugin) badMessage(m *wire.Message, err error) any {
+	p.log.Error("bad message from the editor", "err", err)
+	return []any{nil, err.Error()}
+}
+
+// unload runs the unload hooks once. If report is set, it tells the editor
+// how they went.
+func (p *Plugin) unload(ctx context.Context, report bool) {
+	p.mu.Lock()
+	if p.unloaded {
+		p.mu.Unlock()
+		return
+	}
+	p.unloaded = true
+	hooks := p.onUnload
+	p.mu.Unlock()
+	p.cancel(ErrUnloaded)
+
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	defer cancel()
+	var errs []string
+	for i := len(hooks) - 1; i >= 0; i-- {
+		if err := p.runHook(hctx, hooks[i]); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if report {
+		var msg any
+		if len(errs) > 0 {
+			msg = strings.Join(errs, "; ")
+			p.log.Error("unload failed", "err", msg)
+		}
+		_, _ = p.ed.Call(hctx, protocol.FuncUnloaded, []any{p.name, p.instance, msg})
+	}
+	p.qmu.Do(func() { close(p.quit) })
+}
+
+func (p *Plugin) runHook(ctx context.Context, fn func(context.Context) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("panic in unload hook", "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
+		}
+	}()
+	return fn(ctx)
+}
+
+// dispatcher serves the editor's messages (rpc.Handler).
+type dispatcher Plugin
+
+// Request implements rpc.Handler: vigor#request().
+func (d *dispatcher) Request(_ context.Context, m *wire.Message) any {
+	p := (*Plugin)(d)
+	res, err := p.run(m.Method, m.Params)
+	if err != nil {
+		return []any{nil, err.Error()}
+	}
+	return []any{res, nil}
+}
+
+// Notification implements rpc.Handler: vigor#notify(), request_async and the
+// runtime's own messages.
+func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
+	p := (*Plugin)(d)
+	switch m.Method {
+	case protocol.MethodUnload:
+		p.unload(ctx, true)
+		return
+	case protocol.MethodAsync:
+		p.async(m)
+		return
+	case "nvim_error_event":
+		var v any
+		if len(m.Params) > 0 {
+			_ = p.codec.Unmarshal(m.Params[len(m.Params)-1], &v)
+		}
+		p.log.Error("Neovim reported an error for a notification", "err", v)
+		return
+	}
+	if _, err := p.run(m.Method, m.Params); err != nil {
+		p.tellError(m.Method, err)
+	}
+}
+
+// async runs a request_async call on its own goroutine and resolves the
+// editor's callbacks.
+func (p *Plugin) async(m *wire.Message) {
+	if len(m.Params) != 4 {
+		p.log.Error("bad $async message", "params", len(m.Params))
+		return
+	}
+	var ok, fail, method string
+	var params []wire.Raw
+	err := errors.Join(p.codec.Unmarshal(m.Params[0], &ok), p.codec.Unmarshal(m.Params[1], &fail),
+		p.codec.Unmarshal(m.Params[2], &method))
+	if err == nil {
+		params, err = p.codec.SplitList(m.Params[3])
+	}
+	if err != nil {
+		p.log.Error("bad $async message", "err", err)
+		return
+	}
+	p.work.Add(1)
+	go func() {
+		defer p.work.Done()
+		res, err := p.run(method, params)
+		var args []any
+		if err != nil {
+			args = []any{ok, fail, false, map[string]any{
+				"name":    "VigorError",
+				"plugin":  p.name,
+				"method":  method,
+				"message": err.Error(),
+			}}
+		} else {
+			args = []any{ok, fail, true, res}
+		}
+		if err := p.ed.Notify(p.ctx, protocol.FuncResolve, args); err != nil {
+			p.log.Error("cannot resolve request_async", "method", method, "err", err)
+		}
+	}()
+}
+
+// run calls a handler with panic recovery.
+func (p *Plugin) run(method string, params []wire.Raw) (res any, err error) {
+	p.mu.Lock()
+	h := p.handlers[method]
+	p.mu.Unlock()
+	if h == nil {
+		return nil, fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
+	}
+	ctx, cancel := p.handlerContext()
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("panic in handler", "method", method, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
+		}
+	}()
+	return h.call(ctx, p.codec, params)
+}
+
+// tellError shows an error from a notified method to the user.
+func (p *Plugin) tellError(method string, err error) {
+	p.log.Error("notified method failed", "method", method, "err", err)
+	_ = p.ed.Notify(p.ctx, protocol.FuncEcho, []any{"error", p.name, method + ": " + err.Error()})
+}
+
+func openLog(path string, fallback io.Writer, name string) (*slog.Logger, string) {
+	w := fallback
+	shown := "the plugin's stderr"
+	if path != "" {
+		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			w = f
+			shown = path
+		}
+	}
+	l := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return l.With("plugin", name, "pid", strconv.Itoa(os.Getpid())), shown
+}

@@ -1,0 +1,46 @@
+" Vigor: Vim and Neovim plugins written in Go.
+" Maintainer: the Vigor authors.  License: MIT.
+if exists('g:loaded_vigor')
+  finish
+endif
+let g:loaded_vigor = 1
+
+if has('nvim')
+  if !has('nvim-0.10')
+    echohl WarningMsg
+    echomsg '[vigor] Vigor needs Neovim 0.10 or newer; this is an older Neovim, so Vigor is off.'
+    echohl None
+    finish
+  endif
+elseif v:version < 900 || !has('patch-9.0.1378')
+  echohl WarningMsg
+  echomsg '[vigor] Vigor needs Vim 9.0.1378 or newer; this is an older Vim, so Vigor is off.'
+  echohl None
+  finish
+endif
+
+augroup vigor_default
+  autocmd!
+  " No-op handlers, so that firing these events never prints
+  " 'No matching autocommands'.
+  autocmd User VigorReady :
+  autocmd User VigorPluginPre:* :
+  autocmd User VigorPluginPost:* :
+  autocmd User VigorPluginFail:* :
+  autocmd User VigorPluginUnloadPre:* :
+  autocmd User VigorPluginUnloadPost:* :
+  autocmd User VigorPluginUnloadFail:* :
+augroup END
+
+augroup vigor_startup
+  autocmd!
+  autocmd VimLeavePre * call vigor#_internal#plugin#exiting()
+augroup END
+
+if v:vim_did_enter
+  call vigor#_internal#bootstrap#start()
+else
+  augroup vigor_startup
+    autocmd VimEnter * ++nested call vigor#_internal#bootstrap#start()
+  augroup END
+endif
