@@ -147,7 +147,13 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	if args == nil {
 		args = []any{}
 	}
-	return p.Call(ctx, protocol.FuncDispatch, plugin, method, args)
+	v, err := p.Call(ctx, protocol.FuncDispatch, plugin, method, args)
+	var ee *EditorError
+	if errors.As(err, &ee) && ee.Fn == protocol.FuncDispatch {
+		// The runtime's message names the plugin and method already.
+		return nil, errors.New(ee.Msg)
+	}
+	return v, err
 }
 
 // Infof shows a message to the user (in :messages) and logs it.

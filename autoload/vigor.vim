@@ -65,7 +65,7 @@ function! s:target(name, method) abort
   endif
   let l:timeout = vigor#_internal#conf#get('request_timeout')
   let l:r = vigor#_internal#wait#for(l:timeout,
-        \ {-> index(['reserved', 'building', 'starting'], l:p.state) < 0},
+        \ {-> !vigor#_internal#plugin#is_coming(l:p)},
         \ vigor#_internal#conf#get('wait_interval'))
   if l:r == -1
     throw printf('[vigor] %s.%s: the plugin was not ready within %d ms (it is still %s; g:vigor#request_timeout)',
@@ -93,7 +93,7 @@ function! s:known(name, method) abort
     throw printf('[vigor] %s.%s: there is no plugin %s (no vigor/%s/ directory on ''runtimepath'')',
           \ a:name, a:method, a:name, a:name)
   endif
-  if index(['reserved', 'building', 'starting'], l:p.state) < 0
+  if !vigor#_internal#plugin#is_coming(l:p)
     call s:check_state(l:p, a:method)
   endif
   return l:p

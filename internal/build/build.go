@@ -166,6 +166,17 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 		}
 	}
 	b.emit(Event{Plugin: pl.Name, Status: "building"})
+	// Another editor may be building the same plugin right now: take turns,
+	// and use its result.
+	unlock, err := lock(ctx, filepath.Join(pdir, key+".lock"))
+	if err != nil {
+		return fail(err, nil)
+	}
+	defer unlock()
+	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && !b.opts.Force {
+		b.emit(Event{Plugin: pl.Name, Status: "built", Bin: bin, Ms: time.Since(start).Milliseconds()})
+		return Result{Plugin: pl.Name, Bin: bin}
+	}
 	output, err := b.compile(ctx, pl, dir, modRoot, pdir, bin)
 	if err != nil {
 		return fail(err, output)
@@ -198,6 +209,11 @@ func (b *builder) key(dir, modRoot string) (string, error) {
 	}
 	fmt.Fprintf(h, "sdk %s\x00", sdk)
 	if err := hashTree(h, modRoot, false); err != nil {
+		return "", err
+	}
+	// The plugin's own directory, even where the module walk skips it (a
+	// plugin under testdata/, say).
+	if err := hashTree(h, dir, false); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
@@ -371,10 +387,47 @@ func prune(pdir, keep string) {
 		return
 	}
 	for _, e := range entries {
-		if e.IsDir() && e.Name() != keep && !strings.HasPrefix(e.Name(), "build-") {
+		if e.IsDir() && e.Name() != keep && !strings.HasPrefix(e.Name(), "build-") && !fileExists(filepath.Join(pdir, e.Name()+".lock")) {
 			_ = os.RemoveAll(filepath.Join(pdir, e.Name()))
 		}
 	}
+}
+
+// staleLock is the age after which a lock file is taken to be left over
+// from a build that died.
+const staleLock = 10 * time.Minute
+
+// lock takes a lock file (portable: O_EXCL), waiting while another process
+// holds it.
+func lock(ctx context.Context, path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%d\n", os.Getpid())
+			f.Close()
+			return func() { os.Remove(path) }, nil
+		}
+		if !os.IsExist(err) {
+			return nil, err
+		}
+		if st, err := os.Stat(path); err == nil && time.Since(st.ModTime()) > staleLock {
+			os.Remove(path)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func sameDir(a, b string) bool {

@@ -8,6 +8,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
@@ -190,7 +191,7 @@ func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error
 	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: re.Error()}
+			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(re.Error())}
 		}
 		return nil, err
 	}
@@ -203,6 +204,14 @@ func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
 		args = []any{}
 	}
 	return n.c.Notify(ctx, "nvim_call_function", []any{fn, args})
+}
+
+// Neovim puts where a user exception was thrown in front of its message
+// ("function A[2]..B, line 6: message"). The message alone reads better.
+var throwpoint = regexp.MustCompile(`^(?:function |Error executing lua: )?\S*\[\d+\](?:\.\.\S+)*, line \d+: `)
+
+func trimThrowpoint(msg string) string {
+	return throwpoint.ReplaceAllString(msg, "")
 }
 
 const batchLua = `local calls = ...

@@ -202,12 +202,10 @@ if has('nvim')
   endfunction
 else
   function! s:job(cmd, opts, OnLine, OnExit) abort
-    let l:ctx = {'closed': 0, 'status': -1}
     let l:opts = extend({
           \ 'out_cb': {_, line -> a:OnLine(line)},
           \ 'err_cb': {_, line -> a:OnLine(line)},
-          \ 'exit_cb': function('s:vim_exit', [l:ctx, a:OnExit]),
-          \ 'close_cb': function('s:vim_close', [l:ctx, a:OnExit]),
+          \ 'exit_cb': function('s:vim_exit', [a:OnExit]),
           \ 'noblock': 1,
           \}, a:opts)
     let l:job = job_start(a:cmd, l:opts)
@@ -216,18 +214,10 @@ else
     endif
   endfunction
 
-  " Vim may run exit_cb before it has read all output: wait for both.
-  function! s:vim_exit(ctx, OnExit, _job, status) abort
-    let a:ctx.status = a:status
-    if a:ctx.closed
-      call a:OnExit(a:status)
-    endif
-  endfunction
-
-  function! s:vim_close(ctx, OnExit, _ch) abort
-    let a:ctx.closed = 1
-    if a:ctx.status != -1
-      call a:OnExit(a:ctx.status)
-    endif
+  " Vim may run exit_cb before the last output callbacks; give them a
+  " moment. (close_cb would be exact, but Vim defers it while a callback is
+  " running, and Vigor often waits inside one.)
+  function! s:vim_exit(OnExit, _job, status) abort
+    call timer_start(30, {-> a:OnExit(a:status)})
   endfunction
 endif

@@ -41,6 +41,11 @@ function! vigor#_internal#plugin#state(name) abort
   return get(get(s:plugins, a:name, {}), 'state', '')
 endfunction
 
+" 1 if the plugin will be loaded soon: it is loading, or being reloaded.
+function! vigor#_internal#plugin#is_coming(p) abort
+  return index(s:LOADING, a:p.state) >= 0 || (a:p.state ==# 'unloading' && a:p.pending ==# 'reload')
+endfunction
+
 function! s:new(name, dir) abort
   let l:p = {
         \ 'name': a:name,
@@ -292,7 +297,7 @@ function! s:on_exit(name, instance, status) abort
     call s:finish_unload(l:p)
     return
   endif
-  if index(['starting', 'loaded'], l:p.state) < 0 || s:exiting
+  if index(['starting', 'loaded'], l:p.state) < 0 || s:exiting || v:exiting isnot v:null || v:dying
     return
   endif
   let l:why = printf('the process exited with status %d%s', a:status, s:stderr_hint(l:p))

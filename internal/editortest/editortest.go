@@ -1,0 +1,455 @@
+// Package editortest runs real headless Vim and Neovim for end-to-end tests,
+// with Vigor's runtime on 'runtimepath'. The same test body runs on both:
+//
+//	editortest.Each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+//		got := ed.MustEval(t, `vigor#request('hello', 'greet', ['CI'])`)
+//		...
+//	})
+//
+// The test talks to the editor over a channel of its own (TCP loopback for
+// Vim, --embed stdio for Neovim) and evaluates Vim expressions there, so it
+// drives the runtime exactly as a user's mapping would.
+//
+// The editors are found in $VIGOR_TEST_VIM and $VIGOR_TEST_NVIM, or as vim
+// and nvim on $PATH. A missing editor fails the test: it never skips.
+package editortest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Kinds are the editors that Each runs.
+var Kinds = []string{"vim", "nvim"}
+
+// Options configure an editor.
+type Options struct {
+	// RTP lists directories to add to 'runtimepath' after Vigor's (plugin
+	// repositories).
+	RTP []string
+	// Cache is g:vigor#cache_dir. Empty means the cache shared by the
+	// test binary (see SharedCache).
+	Cache string
+	// Cmds are Ex commands run before Vigor's plugin/vigor.vim is sourced
+	// (to set options, say).
+	Cmds []string
+	// Env adds environment variables for the editor (and so its plugins).
+	Env []string
+}
+
+// Editor is a running headless editor.
+type Editor struct {
+	Kind  string
+	Cache string
+	cmd   *exec.Cmd
+	sess  *rpc.Session
+	codec wire.Codec
+	stdin interface{ Close() error }
+	done  chan error
+	ln    net.Listener
+	conn  net.Conn
+	cl    sync.Once
+}
+
+// Root returns the Vigor checkout (the module root).
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+var (
+	sharedOnce  sync.Once
+	sharedCache string
+)
+
+// SharedCache is one cache directory for every editor of this test binary,
+// so that plugins build once. It is removed when the process exits only if
+// the caller arranges it (TestMain); it lives under os.TempDir.
+func SharedCache() string {
+	sharedOnce.Do(func() {
+		d := os.Getenv("VIGOR_TEST_CACHE")
+		if d == "" {
+			d = filepath.Join(os.TempDir(), fmt.Sprintf("vigor-test-cache-%d", os.Getuid()))
+		}
+		_ = os.MkdirAll(d, 0o755)
+		sharedCache = d
+	})
+	return sharedCache
+}
+
+// Binary returns the path of the editor kind, or an error saying how to
+// install it.
+func Binary(kind string) (string, error) {
+	env := map[string]string{"vim": "VIGOR_TEST_VIM", "nvim": "VIGOR_TEST_NVIM"}[kind]
+	if p := os.Getenv(env); p != "" {
+		return p, nil
+	}
+	p, err := exec.LookPath(kind)
+	if err != nil {
+		return "", fmt.Errorf("%s is not installed (set $%s or put %s on $PATH; .ci/run installs both editors): %w", kind, env, kind, err)
+	}
+	return p, nil
+}
+
+// Each runs body once per editor kind, as parallel subtests.
+func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
+	t.Helper()
+	for _, kind := range Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			ed := Start(t, kind, opts)
+			body(t, ed)
+		})
+	}
+}
+
+const harness = `
+let g:vigor#_test = 1
+let g:events = []
+augroup vigor_test
+  autocmd!
+  autocmd User Vigor* call add(g:events, expand('<amatch>'))
+augroup END
+function! VigorTestEval(expr) abort
+  try
+    return [eval(a:expr), v:null]
+  catch
+    return [v:null, v:exception]
+  endtry
+endfunction
+function! VigorTestExec(cmd) abort
+  try
+    execute a:cmd
+    return [v:null, v:null]
+  catch
+    return [v:null, v:exception]
+  endtry
+endfunction
+`
+
+// Start starts an editor of kind and connects to it. It is stopped when
+// the test ends.
+func Start(t testing.TB, kind string, opts Options) *Editor {
+	t.Helper()
+	bin, err := Binary(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := opts.Cache
+	if cache == "" {
+		cache = SharedCache()
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "harness.vim")
+	rtp := append([]string{Root()}, opts.RTP...)
+	var pre strings.Builder
+	pre.WriteString(harness)
+	fmt.Fprintf(&pre, "let g:vigor#cache_dir = %s\n", vimString(cache))
+	for _, c := range opts.Cmds {
+		pre.WriteString(c + "\n")
+	}
+	ed := &Editor{Kind: kind, Cache: cache, done: make(chan error, 1)}
+	switch kind {
+	case "vim":
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed.ln = ln
+		fmt.Fprintf(&pre, "let g:vigor_test_ch = ch_open(%s, {'mode': 'json', 'waittime': 5000, 'timeout': 600000})\n",
+			vimString(ln.Addr().String()))
+	case "nvim":
+	default:
+		t.Fatalf("unknown editor kind %q", kind)
+	}
+	fmt.Fprintf(&pre, "set runtimepath^=%s\n", escapeRTP(rtp))
+	pre.WriteString("runtime! plugin/vigor.vim\n")
+	if err := os.WriteFile(script, []byte(pre.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	_ = os.MkdirAll(home, 0o755)
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "XDG_STATE_HOME="+filepath.Join(home, ".local/state"))
+	env = append(env, opts.Env...)
+
+	switch kind {
+	case "vim":
+		ed.cmd = exec.Command(bin, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", "source "+script)
+		// Vim in -es mode reads Ex commands from stdin: keep it open and
+		// silent so that Vim waits (and serves channels) until we quit it.
+		stdin, err := ed.cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed.stdin = stdin
+		ed.cmd.Env = env
+		ed.cmd.Stdout = &testWriter{t: t, prefix: "vim stdout: "}
+		ed.cmd.Stderr = &testWriter{t: t, prefix: "vim stderr: "}
+		if err := ed.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { ed.done <- ed.cmd.Wait() }()
+		accepted := make(chan net.Conn, 1)
+		go func() {
+			c, err := ed.ln.Accept()
+			if err == nil {
+				accepted <- c
+			}
+		}()
+		select {
+		case c := <-accepted:
+			ed.conn = c
+		case err := <-ed.done:
+			t.Fatalf("vim exited before it connected: %v", err)
+		case <-time.After(20 * time.Second):
+			_ = ed.cmd.Process.Kill()
+			t.Fatal("vim did not connect to the test channel within 20s")
+		}
+		ed.codec = vimjson.New(ed.conn)
+		ed.sess = rpc.New(ed.codec, ed.conn, rpc.Options{Handler: nopHandler{}})
+	case "nvim":
+		ed.cmd = exec.Command(bin, "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "source "+script)
+		ed.cmd.Env = env
+		ed.cmd.Stderr = &testWriter{t: t, prefix: "nvim stderr: "}
+		stdin, err := ed.cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := ed.cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ed.stdin = stdin
+		if err := ed.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { ed.done <- ed.cmd.Wait() }()
+		ed.codec = msgpackrpc.New(stdout)
+		ed.sess = rpc.New(ed.codec, stdin, rpc.Options{Handler: nopHandler{}})
+	}
+	go func() { _ = ed.sess.Run(context.Background()) }()
+	t.Cleanup(ed.Close)
+	return ed
+}
+
+// Close quits the editor (killing it if it does not quit).
+func (ed *Editor) Close() {
+	ed.cl.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, _ = ed.call(ctx, "VigorTestExec", "qa!")
+		select {
+		case <-ed.done:
+		case <-time.After(3 * time.Second):
+			_ = ed.cmd.Process.Kill()
+			<-ed.done
+		}
+		if ed.stdin != nil {
+			_ = ed.stdin.Close()
+		}
+		if ed.conn != nil {
+			_ = ed.conn.Close()
+		}
+		if ed.ln != nil {
+			_ = ed.ln.Close()
+		}
+	})
+}
+
+// Exited is closed... reports whether the editor has exited.
+func (ed *Editor) call(ctx context.Context, fn string, arg string) (wire.Raw, error) {
+	var raw wire.Raw
+	var err error
+	if ed.Kind == "vim" {
+		raw, err = ed.sess.Call(ctx, fn, []any{arg})
+	} else {
+		raw, err = ed.sess.Call(ctx, "nvim_call_function", []any{fn, []any{arg}})
+	}
+	if err != nil {
+		return nil, err
+	}
+	pair, err := ed.codec.SplitList(raw)
+	if err != nil || len(pair) != 2 {
+		return nil, fmt.Errorf("bad reply %q from the test helper: %v", raw, err)
+	}
+	var exc any
+	if err := ed.codec.Unmarshal(pair[1], &exc); err != nil {
+		return nil, err
+	}
+	if exc != nil {
+		return nil, &Exception{Msg: fmt.Sprint(exc)}
+	}
+	return pair[0], nil
+}
+
+// Exception is a Vim exception thrown by an evaluated expression.
+type Exception struct{ Msg string }
+
+func (e *Exception) Error() string { return e.Msg }
+
+// Timeout bounds every evaluation, so a hung editor fails the test instead
+// of hanging it.
+var Timeout = 60 * time.Second
+
+// Eval evaluates a Vim expression and decodes its value into a Go value
+// (Number int64, Float float64, String string, List []any, Dict
+// map[string]any). An exception comes back as *Exception.
+func (ed *Editor) Eval(expr string) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	raw, err := ed.call(ctx, "VigorTestEval", expr)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := ed.codec.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// EvalInto evaluates expr and decodes its value into v.
+func (ed *Editor) EvalInto(expr string, v any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	raw, err := ed.call(ctx, "VigorTestEval", expr)
+	if err != nil {
+		return err
+	}
+	return ed.codec.Unmarshal(raw, v)
+}
+
+// MustEval is Eval that fails the test on error.
+func (ed *Editor) MustEval(t testing.TB, expr string) any {
+	t.Helper()
+	v, err := ed.Eval(expr)
+	if err != nil {
+		t.Fatalf("%s: eval %s: %v", ed.Kind, expr, err)
+	}
+	return v
+}
+
+// Exec runs an Ex command.
+func (ed *Editor) Exec(cmd string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	_, err := ed.call(ctx, "VigorTestExec", cmd)
+	return err
+}
+
+// MustExec is Exec that fails the test on error.
+func (ed *Editor) MustExec(t testing.TB, cmd string) {
+	t.Helper()
+	if err := ed.Exec(cmd); err != nil {
+		t.Fatalf("%s: %s: %v", ed.Kind, cmd, err)
+	}
+}
+
+// WaitFor polls expr until it is truthy (non-zero, non-empty), or fails the
+// test after timeout.
+func (ed *Editor) WaitFor(t testing.TB, expr string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last any
+	var err error
+	for time.Now().Before(deadline) {
+		last, err = ed.Eval(expr)
+		if err == nil && truthy(last) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	msgs, _ := ed.Eval("execute('messages')")
+	t.Fatalf("%s: %s still false after %s (last value %v, err %v); messages:%v", ed.Kind, expr, timeout, last, err, msgs)
+}
+
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case int64:
+		return x != 0
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// Messages returns :messages.
+func (ed *Editor) Messages(t testing.TB) string {
+	t.Helper()
+	v := ed.MustEval(t, "execute('messages')")
+	s, _ := v.(string)
+	return s
+}
+
+// Exited reports whether the editor process has ended.
+func (ed *Editor) Exited() bool {
+	select {
+	case err := <-ed.done:
+		ed.done <- err
+		return true
+	default:
+		return false
+	}
+}
+
+type nopHandler struct{}
+
+func (nopHandler) Request(context.Context, *wire.Message) any {
+	return []any{nil, "the test harness serves no requests"}
+}
+func (nopHandler) Notification(context.Context, *wire.Message) {}
+
+type testWriter struct {
+	t      testing.TB
+	prefix string
+	mu     sync.Mutex
+}
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := strings.TrimRight(string(p), "\n")
+	if s != "" && !errors.Is(context.Background().Err(), context.Canceled) {
+		defer func() { _ = recover() }() // the test may have ended
+		w.t.Log(w.prefix + s)
+	}
+	return len(p), nil
+}
+
+// vimString quotes s as a Vim single-quoted string.
+func vimString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+func escapeRTP(dirs []string) string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		d = strings.ReplaceAll(d, `\`, `\\`)
+		d = strings.ReplaceAll(d, ",", `\,`)
+		d = strings.ReplaceAll(d, " ", `\ `)
+		out[i] = d
+	}
+	return strings.Join(out, ",")
+}
