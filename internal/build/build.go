@@ -356,9 +356,16 @@ func absolutize(dir string, lines []string) []string {
 	return lines
 }
 
+var goLine = regexp.MustCompile(`\.go:\d+`)
+
 func firstError(lines []string, err error) string {
 	for _, l := range lines {
-		if strings.Contains(l, ".go:") || strings.HasPrefix(l, "go: ") {
+		if goLine.MatchString(l) {
+			return l
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "go: ") && !strings.HasPrefix(l, "go: downloading") && !strings.HasPrefix(l, "go: finding") {
 			return l
 		}
 	}

@@ -50,6 +50,9 @@ type Options struct {
 	Cmds []string
 	// Env adds environment variables for the editor (and so its plugins).
 	Env []string
+	// Late leaves Vigor out of startup: the test sources plugin/vigor.vim
+	// itself, as a plugin manager that loads Vigor lazily would.
+	Late bool
 }
 
 // Editor is a running headless editor.
@@ -160,9 +163,6 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 	var pre strings.Builder
 	pre.WriteString(harness)
 	fmt.Fprintf(&pre, "let g:vigor#cache_dir = %s\n", vimString(cache))
-	for _, c := range opts.Cmds {
-		pre.WriteString(c + "\n")
-	}
 	ed := &Editor{Kind: kind, Cache: cache, done: make(chan error, 1)}
 	switch kind {
 	case "vim":
@@ -178,14 +178,21 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 		t.Fatalf("unknown editor kind %q", kind)
 	}
 	fmt.Fprintf(&pre, "set runtimepath^=%s\n", escapeRTP(rtp))
-	pre.WriteString("runtime! plugin/vigor.vim\n")
+	for _, c := range opts.Cmds {
+		pre.WriteString(c + "\n")
+	}
+	if !opts.Late {
+		pre.WriteString("runtime! plugin/vigor.vim\n")
+	}
 	if err := os.WriteFile(script, []byte(pre.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	home := filepath.Join(dir, "home")
-	_ = os.MkdirAll(home, 0o755)
-	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "XDG_STATE_HOME="+filepath.Join(home, ".local/state"))
+	// Keep the user's config and state out; keep $HOME (and so Go's module
+	// and build caches).
+	home := filepath.Join(dir, "xdg")
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_STATE_HOME="+filepath.Join(home, "state"),
+		"VIMINIT=", "EXINIT=")
 	env = append(env, opts.Env...)
 
 	switch kind {

@@ -3,6 +3,13 @@
 // that runs notifications in the order they arrived, and one goroutine per
 // incoming request, so that a request handler can call back into the peer
 // while the peer calls the handler's process again (re-entrancy).
+//
+// Ordering: a request starts only after every notification that arrived
+// before it has been handled, so "notify, then request" sees the
+// notification's effect. The one exception keeps re-entrancy deadlock-free:
+// a request that arrives while one of our own calls is waiting for the peer
+// may be nested inside the peer's handling of that call, so it starts at
+// once.
 package rpc
 
 import (
@@ -140,28 +147,47 @@ func (s *Session) Run(ctx context.Context) error {
 		case wire.Response:
 			s.deliver(m)
 		case wire.Request:
-			s.wg.Add(1)
-			go func() {
-				defer s.wg.Done()
-				res := s.opts.Handler.Request(s.ctx, m)
-				_ = s.Respond(m.ID, res)
-			}()
+			if s.waiting() {
+				s.startRequest(m)
+				continue
+			}
+			s.enqueue(m)
 		case wire.Notification:
 			if s.opts.Preempt != nil && s.opts.Preempt(m) {
 				continue
 			}
-			s.nmu.Lock()
-			s.notes = append(s.notes, m)
-			s.nmu.Unlock()
-			select {
-			case s.nwake <- struct{}{}:
-			default:
-			}
+			s.enqueue(m)
 		}
 	}
 	s.shutdown(err)
 	s.wg.Wait()
 	return err
+}
+
+// waiting reports whether one of our calls awaits the peer's answer.
+func (s *Session) waiting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.pending) > 0
+}
+
+func (s *Session) startRequest(m *wire.Message) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		res := s.opts.Handler.Request(s.ctx, m)
+		_ = s.Respond(m.ID, res)
+	}()
+}
+
+func (s *Session) enqueue(m *wire.Message) {
+	s.nmu.Lock()
+	s.notes = append(s.notes, m)
+	s.nmu.Unlock()
+	select {
+	case s.nwake <- struct{}{}:
+	default:
+	}
 }
 
 func (s *Session) bad(m *wire.Message, err error) {
@@ -182,6 +208,10 @@ func (s *Session) runNotifications() {
 		s.notes = nil
 		s.nmu.Unlock()
 		for _, m := range batch {
+			if m.Kind == wire.Request {
+				s.startRequest(m)
+				continue
+			}
 			s.opts.Handler.Notification(s.ctx, m)
 		}
 		if len(batch) > 0 {

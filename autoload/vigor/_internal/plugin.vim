@@ -276,7 +276,10 @@ function! s:on_stderr(name, instance, lines) abort
   if empty(l:p)
     return
   endif
-  let l:p.stderr = (l:p.stderr + a:lines)[-30 :]
+  let l:p.stderr += a:lines
+  if len(l:p.stderr) > 30
+    call remove(l:p.stderr, 0, len(l:p.stderr) - 31)
+  endif
   call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
 endfunction
 
@@ -300,11 +303,13 @@ function! s:on_exit(name, instance, status) abort
   if index(['starting', 'loaded'], l:p.state) < 0 || s:exiting || v:exiting isnot v:null || v:dying
     return
   endif
-  let l:why = printf('the process exited with status %d%s', a:status, s:stderr_hint(l:p))
   if !l:p.ready
-    call s:fail(l:p, l:why . '; its log: ' . l:p.log)
+    " It never got going: a load failure, not a crash. Its last stderr
+    " lines may still be on their way.
+    let l:p.timer = timer_start(50, function('s:fail_exited', [a:name, a:instance, a:status]))
     return
   endif
+  let l:why = printf('the process exited with status %d%s', a:status, s:stderr_hint(l:p))
   " A crash after it was loaded: restart, unless it keeps crashing.
   let l:now = reltimefloat(reltime()) * 1000
   let l:interval = vigor#_internal#conf#get('restart_interval')
@@ -321,6 +326,15 @@ function! s:on_exit(name, instance, status) abort
   let l:p.ready = 0
   let l:p.timer = timer_start(vigor#_internal#conf#get('restart_delay'),
         \ function('s:restart', [a:name, a:instance]))
+endfunction
+
+function! s:fail_exited(name, instance, status, _timer) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'starting'
+    return
+  endif
+  let l:p.timer = -1
+  call s:fail(l:p, printf('the process exited with status %d%s; its log: %s', a:status, s:stderr_hint(l:p), l:p.log))
 endfunction
 
 function! s:restart(name, instance, _timer) abort

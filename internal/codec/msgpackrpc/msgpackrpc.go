@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -28,6 +29,9 @@ type Codec struct {
 	enc *msgpack.Encoder
 	out sliceWriter
 
+	frame bytes.Reader     // the message that ReadMessage is parsing
+	fdec  *msgpack.Decoder // reads frame
+
 	values sync.Pool // *valueDecoder, for Unmarshal from any goroutine
 }
 
@@ -40,6 +44,7 @@ type valueDecoder struct {
 func New(r io.Reader) *Codec {
 	c := &Codec{}
 	c.dec = msgpack.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	c.fdec = msgpack.NewDecoder(&c.frame)
 	c.enc = msgpack.NewEncoder(&c.out)
 	c.enc.SetCustomStructTag("json")
 	c.enc.UseCompactInts(true)
@@ -70,69 +75,80 @@ func (w *sliceWriter) WriteString(s string) (int, error) {
 	return len(s), nil
 }
 
-// ReadMessage implements wire.Codec.
+// ReadMessage implements wire.Codec. It reads the whole message before it
+// looks at it, so that a message of the wrong shape is skipped whole and the
+// stream stays in step; only bytes that are not msgpack at all break it.
 func (c *Codec) ReadMessage(m *wire.Message) error {
 	m.Reset()
-	n, err := c.dec.DecodeArrayLen()
+	frame, err := c.dec.DecodeRaw()
 	if err != nil {
 		return err
+	}
+	c.frame.Reset(frame)
+	c.fdec.ResetReader(&c.frame)
+	err = c.parse(m, frame)
+	c.frame.Reset(nil)
+	return err
+}
+
+func (c *Codec) parse(m *wire.Message, frame []byte) error {
+	d := c.fdec
+	n, err := d.DecodeArrayLen()
+	if err != nil {
+		return fmt.Errorf("%w: a %s is not a msgpack-RPC message", wire.ErrMalformed, TypeName(frame))
 	}
 	if n < 3 || n > 4 {
-		if err := c.skip(n); err != nil {
-			return err
-		}
 		return fmt.Errorf("%w: an array of %d items is not a msgpack-RPC message", wire.ErrMalformed, n)
 	}
-	typ, err := c.dec.DecodeInt()
+	typ, err := d.DecodeInt()
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: the message type is not a Number", wire.ErrMalformed)
 	}
 	switch {
 	case typ == 0 && n == 4:
-		m.Kind = wire.Request
-		if m.ID, err = c.dec.DecodeInt64(); err != nil {
-			return err
+		id, err := d.DecodeInt64()
+		if err != nil {
+			return fmt.Errorf("%w: the id of a request is not a Number", wire.ErrMalformed)
 		}
-		if m.Method, err = c.dec.DecodeString(); err != nil {
-			return err
+		m.Kind, m.ID = wire.Request, id
+		if m.Method, err = d.DecodeString(); err != nil {
+			return fmt.Errorf("%w: the method name of request %d is not a String", wire.ErrMalformed, id)
 		}
-		return c.readParams(m)
+		return c.readParams(m, frame)
 	case typ == 1 && n == 4:
-		m.Kind = wire.Response
-		if m.ID, err = c.dec.DecodeInt64(); err != nil {
-			return err
+		id, err := d.DecodeInt64()
+		if err != nil {
+			return fmt.Errorf("%w: the id of a response is not a Number", wire.ErrMalformed)
 		}
-		code, err := c.dec.PeekCode()
+		m.Kind, m.ID = wire.Response, id
+		code, err := d.PeekCode()
 		if err != nil {
 			return err
 		}
 		if code == msgpcode.Nil {
-			_ = c.dec.Skip()
-		} else if m.Error, err = c.raw(); err != nil {
+			_ = d.Skip()
+		} else if m.Error, err = c.item(frame); err != nil {
 			return err
 		}
-		m.Result, err = c.raw()
+		m.Result, err = c.item(frame)
 		return err
 	case typ == 2 && n == 3:
 		m.Kind = wire.Notification
-		if m.Method, err = c.dec.DecodeString(); err != nil {
-			return err
+		if m.Method, err = d.DecodeString(); err != nil {
+			return fmt.Errorf("%w: the method name of a notification is not a String", wire.ErrMalformed)
 		}
-		return c.readParams(m)
-	}
-	if err := c.skip(n - 1); err != nil {
-		return err
+		return c.readParams(m, frame)
 	}
 	return fmt.Errorf("%w: message type %d with %d items", wire.ErrMalformed, typ, n)
 }
 
-func (c *Codec) readParams(m *wire.Message) error {
-	n, err := c.dec.DecodeArrayLen()
+func (c *Codec) readParams(m *wire.Message, frame []byte) error {
+	n, err := c.fdec.DecodeArrayLen()
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
 	}
 	for i := 0; i < n; i++ {
-		r, err := c.raw()
+		r, err := c.item(frame)
 		if err != nil {
 			return err
 		}
@@ -141,18 +157,14 @@ func (c *Codec) readParams(m *wire.Message) error {
 	return nil
 }
 
-func (c *Codec) raw() (wire.Raw, error) {
-	r, err := c.dec.DecodeRaw()
-	return wire.Raw(r), err
-}
-
-func (c *Codec) skip(n int) error {
-	for i := 0; i < n; i++ {
-		if err := c.dec.Skip(); err != nil {
-			return err
-		}
+// item returns the next value of frame, without copying it.
+func (c *Codec) item(frame []byte) (wire.Raw, error) {
+	start := len(frame) - c.frame.Len()
+	if err := c.fdec.Skip(); err != nil {
+		return nil, err
 	}
-	return nil
+	end := len(frame) - c.frame.Len()
+	return wire.Raw(frame[start:end:end]), nil
 }
 
 // AppendRequest implements wire.Codec.
@@ -238,7 +250,7 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	vd := c.values.Get().(*valueDecoder)
 	vd.r.Reset(r)
 	vd.d.ResetReader(&vd.r)
-	err := vd.d.Decode(v)
+	err := decode(vd.d, v)
 	vd.r.Reset(nil)
 	c.values.Put(vd)
 	return err
@@ -248,7 +260,41 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 // for concurrent use.
 func Unmarshal(r wire.Raw, v any) error {
 	d := newValueDecoder(bytes.NewReader(r))
-	return d.Decode(v)
+	return decode(d, v)
+}
+
+// decode decodes into v. Into an empty *any, the unsigned integers that the
+// loose decoder returns for msgpack's uint formats (which Neovim uses for
+// every Number >= 0) become int64, as documented.
+func decode(d *msgpack.Decoder, v any) error {
+	p, ok := v.(*any)
+	if !ok || *p != nil {
+		return d.Decode(v)
+	}
+	x, err := d.DecodeInterfaceLoose()
+	if err != nil {
+		return err
+	}
+	*p = fixInts(x)
+	return nil
+}
+
+func fixInts(x any) any {
+	switch v := x.(type) {
+	case uint64:
+		if v <= math.MaxInt64 {
+			return int64(v)
+		}
+	case []any:
+		for i := range v {
+			v[i] = fixInts(v[i])
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = fixInts(e)
+		}
+	}
+	return x
 }
 
 func fastString(r []byte) (string, bool) {

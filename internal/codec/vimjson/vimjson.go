@@ -62,6 +62,9 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 		m.Kind = wire.Response
 		m.ID = -id
 		m.Result = wire.Raw(c.buf[1])
+		// m.Result owns these bytes now: encoding/json would decode the
+		// next message into them in place.
+		c.buf[1] = nil
 		return nil
 	}
 	if id == 0 {

@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+const pre, post, fail = "VigorPluginPre", "VigorPluginPost", "VigorPluginFail"
+const unPre, unPost, unFail = "VigorPluginUnloadPre", "VigorPluginUnloadPost", "VigorPluginUnloadFail"
+
+// waitState polls until the plugin is in state.
+func waitState(t *testing.T, ed *editortest.Editor, name, state string) {
+	t.Helper()
+	ed.WaitFor(t, "vigor#plugin#status('"+name+"') ==# '"+state+"'", 60*time.Second)
+}
+
+// waitEvents polls until the plugin has had n events (not counting
+// VigorReady) and returns them.
+func waitEvents(t *testing.T, ed *editortest.Editor, name string, n int) []string {
+	t.Helper()
+	ed.WaitFor(t, "len(filter(copy(g:events), 'v:val =~# '':"+name+"$''')) >= "+itoa(n), 60*time.Second)
+	time.Sleep(100 * time.Millisecond) // no more should come
+	var out []string
+	for _, e := range eventsFor(t, ed, name) {
+		if e != "VigorReady" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+n%10))) }
+
+func TestUnloadAndLoad(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
+		ed.MustEval(t, `vigor#plugin#unload('vtest')`)
+		mustEqual(t, ed, "status while unloading", ed.MustEval(t, `vigor#plugin#status('vtest')`), "unloading")
+		mustEqual(t, ed, "is_loaded while unloading", ed.MustEval(t, `vigor#plugin#is_loaded('vtest')`), int64(0))
+		ed.MustEval(t, `vigor#plugin#unload('vtest')`) // a second unload does nothing
+		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 4), []string{pre, post, unPre, unPost})
+		mustEqual(t, ed, "status", ed.MustEval(t, `vigor#plugin#status('vtest')`), "stopped")
+		// The unload hook ran, and could still call the editor.
+		mustEqual(t, ed, "hook ran", ed.MustEval(t, `g:vtest_unloaded`), int64(1))
+		mustThrow(t, ed, `vigor#request('vtest', 'greet', ['x'])`, "vtest.greet: the plugin is not loaded", "vigor#plugin#load()")
+		// Load it again from its directory.
+		dir := filepath.Join(rtp("main")[0], "vigor", "vtest")
+		ed.MustEval(t, `vigor#plugin#load('vtest', '`+dir+`')`)
+		mustEqual(t, ed, "greet after load", ed.MustEval(t, `vigor#request('vtest', 'greet', ['back'])`), "Hello, back!")
+		if pid2 := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`); pid2 == pid {
+			t.Fatalf("%s: same process after unload and load", ed.Kind)
+		}
+		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 6), []string{pre, post, unPre, unPost, pre, post})
+	})
+}
+
+func TestReloadWhenLoaded(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
+		ed.MustEval(t, `vigor#plugin#reload('vtest')`)
+		mustEqual(t, ed, "is_loaded right after reload", ed.MustEval(t, `vigor#plugin#is_loaded('vtest')`), int64(0))
+		// A request during the reload waits for it.
+		if pid2 := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`); pid2 == pid {
+			t.Fatalf("%s: same process after reload", ed.Kind)
+		}
+		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 6), []string{pre, post, unPre, unPost, pre, post})
+	})
+}
+
+func slowOpts() editortest.Options { return editortest.Options{RTP: rtp("slow")} }
+
+func TestReloadWhileLoading(t *testing.T) {
+	each(t, slowOpts(), func(t *testing.T, ed *editortest.Editor) {
+		waitState(t, ed, "slow", "starting")
+		ed.MustEval(t, `vigor#plugin#reload('slow')`)
+		ed.MustEval(t, `vigor#plugin#reload('slow')`) // reload while reloading: one reload
+		mustEqual(t, ed, "events", waitEvents(t, ed, "slow", 6), []string{pre, post, unPre, unPost, pre, post})
+		mustEqual(t, ed, "ping", ed.MustEval(t, `vigor#request('slow', 'ping', [])`), "pong")
+	})
+}
+
+func TestUnloadWhileLoading(t *testing.T) {
+	each(t, slowOpts(), func(t *testing.T, ed *editortest.Editor) {
+		waitState(t, ed, "slow", "starting")
+		ed.MustEval(t, `vigor#plugin#unload('slow')`)
+		mustEqual(t, ed, "events", waitEvents(t, ed, "slow", 4), []string{pre, post, unPre, unPost})
+		waitState(t, ed, "slow", "stopped")
+	})
+}
+
+func TestLoadWhileLoading(t *testing.T) {
+	each(t, slowOpts(), func(t *testing.T, ed *editortest.Editor) {
+		waitState(t, ed, "slow", "starting")
+		dir := filepath.Join(rtp("slow")[0], "vigor", "slow")
+		ed.MustEval(t, `vigor#plugin#load('slow', '`+dir+`')`)
+		waitLoaded(t, ed, "slow")
+		mustEqual(t, ed, "events", waitEvents(t, ed, "slow", 2), []string{pre, post})
+	})
+}
+
+func TestUnloadFail(t *testing.T) {
+	each(t, editortest.Options{RTP: rtp("unloadfail")}, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "unloadfail")
+		ed.MustEval(t, `vigor#plugin#reload('unloadfail')`)
+		// The reload goes on after a failed unload.
+		mustEqual(t, ed, "events", waitEvents(t, ed, "unloadfail", 6), []string{pre, post, unPre, unFail, pre, post})
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] unloadfail: unload failed: could not save the state") {
+			t.Fatalf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
+
+func TestWait(t *testing.T) {
+	opts := editortest.Options{RTP: rtp("slow", "badsetup")}
+	opts.Cmds = []string{`let g:early = 0`, `call vigor#plugin#wait_async('slow', {-> execute('let g:early += 1')})`}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		mustEqual(t, ed, "wait", ed.MustEval(t, `vigor#plugin#wait('slow')`), int64(0))
+		mustEqual(t, ed, "wait_async registered before discovery", ed.MustEval(t, `g:early`), int64(1))
+		mustEqual(t, ed, "wait failed", ed.MustEval(t, `vigor#plugin#wait('badsetup', {'silent': 1})`), int64(-3))
+		mustEqual(t, ed, "wait timeout", ed.MustEval(t, `vigor#plugin#wait('nobody', {'timeout': 100, 'interval': 5, 'silent': 1})`), int64(-1))
+		ed.MustExec(t, `let g:called = 0`)
+		ed.MustEval(t, `vigor#plugin#wait_async('slow', {-> execute('let g:called = 1')})`)
+		mustEqual(t, ed, "wait_async on a loaded plugin runs at once", ed.MustEval(t, `g:called`), int64(1))
+		// wait_async while reloading runs after the load, before Post.
+		ed.MustExec(t, `let g:order = [] | autocmd User VigorPluginPost:slow call add(g:order, 'post')`)
+		ed.MustEval(t, `vigor#plugin#reload('slow')`)
+		ed.MustEval(t, `vigor#plugin#wait_async('slow', {-> add(g:order, 'callback')})`)
+		ed.WaitFor(t, `len(g:order) == 2`, 30*time.Second)
+		mustEqual(t, ed, "order", ed.MustEval(t, `g:order`), []any{"callback", "post"})
+	})
+}
+
+func TestLoadFailures(t *testing.T) {
+	opts := editortest.Options{RTP: rtp("main", "broken", "badsetup", "notsdk", "oldproto", "badname")}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		for _, name := range []string{"broken", "badsetup", "notsdk", "oldproto"} {
+			waitState(t, ed, name, "failed")
+			mustEqual(t, ed, name+" events", waitEvents(t, ed, name, 2), []string{pre, fail})
+			mustEqual(t, ed, name+" is_loaded", ed.MustEval(t, `vigor#plugin#is_loaded('`+name+`')`), int64(1))
+		}
+		brokenMain := filepath.Join(rtp("broken")[0], "vigor", "broken", "main.go")
+		msgs := ed.Messages(t)
+		for _, want := range []string{
+			"[vigor] broken: build failed: " + brokenMain + ":8:2: undefined: undefinedFunction",
+			"[vigor] badsetup: failed to load: cannot find the config file",
+			"[vigor] notsdk: the process exited with status 5 (fatal error: this program is not a plugin)",
+			"[vigor] oldproto: it speaks protocol 0 but this Vigor speaks 1",
+			"[vigor] skipped " + filepath.Join(rtp("badname")[0], "vigor", "bad.name"),
+		} {
+			if !strings.Contains(msgs, want) {
+				t.Errorf("%s: messages lack %q:\n%s", ed.Kind, want, msgs)
+			}
+		}
+		mustThrow(t, ed, `vigor#request('broken', 'x', [])`, "[vigor] broken.x: the plugin failed to load: build failed: ", "main.go:8:2")
+		mustThrow(t, ed, `vigor#notify('badsetup', 'x', [])`, "the plugin failed to load")
+		mustEqual(t, ed, "status of an invalid dir name", ed.MustEval(t, `vigor#plugin#status('bad')`), "")
+		// The others keep working.
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('vtest', 'greet', ['ok'])`), "Hello, ok!")
+		// Reloading a failed plugin tries again.
+		ed.MustEval(t, `vigor#plugin#reload('badsetup')`)
+		mustEqual(t, ed, "events after retry", waitEvents(t, ed, "badsetup", 4), []string{pre, fail, pre, fail})
+	})
+}
+
+func TestCrashAndRestart(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
+		mustEqual(t, ed, "crash", ed.MustEval(t, `vigor#request('vtest', 'crash', [])`), "crashing")
+		// Restarted: Pre and Post again, a new process.
+		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 4), []string{pre, post, pre, post})
+		if pid2 := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`); pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] vtest: the process exited with status 3; restarting (1 of 3)") {
+			t.Fatalf("%s: messages: %s", ed.Kind, m)
+		}
+		// A call in flight when the process dies fails at once.
+		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "[vigor] vtest.die: the plugin process closed its channel during the call")
+		waitEvents(t, ed, "vtest", 6)
+		waitLoaded(t, ed, "vtest")
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('vtest', 'greet', ['again'])`), "Hello, again!")
+	})
+}
+
+func TestRestartThreshold(t *testing.T) {
+	opts := main1()
+	opts.Cmds = []string{`let g:vigor#restart_threshold = 1`}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		ed.MustEval(t, `vigor#request('vtest', 'crash', [])`)
+		waitEvents(t, ed, "vtest", 4)
+		waitLoaded(t, ed, "vtest")
+		ed.MustEval(t, `vigor#request('vtest', 'crash', [])`)
+		waitState(t, ed, "vtest", "failed")
+		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 5), []string{pre, post, pre, post, fail})
+		if m := ed.Messages(t); !strings.Contains(m, "2 times within 10000 ms, so it is not restarted") {
+			t.Fatalf("%s: messages: %s", ed.Kind, m)
+		}
+		mustThrow(t, ed, `vigor#request('vtest', 'greet', ['x'])`, "the plugin failed to load", "not restarted")
+		// Other plugins keep working.
+		mustEqual(t, ed, "vtest2", ed.MustEval(t, `vigor#request('vtest2', 'upper', ['x'])`), "X")
+	})
+}
+
+func TestDiscoverAndLateStart(t *testing.T) {
+	opts := editortest.Options{RTP: []string{hello()}, Late: true}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		// Vigor is sourced after startup, as a lazy plugin manager does.
+		ed.MustExec(t, `runtime plugin/vigor.vim`)
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['late'])`), "Hello, late!")
+		mustEqual(t, ed, "unknown status", ed.MustEval(t, `vigor#plugin#status('vtest2')`), "")
+		// A repository added to 'runtimepath' later is found by discover().
+		ed.MustExec(t, `set runtimepath+=`+rtp("second")[0])
+		ed.MustEval(t, `vigor#plugin#discover()`)
+		mustEqual(t, ed, "vtest2", ed.MustEval(t, `vigor#request('vtest2', 'upper', ['found'])`), "FOUND")
+		mustEqual(t, ed, "hello events", eventsFor(t, ed, "hello"), []string{"VigorReady", pre, post})
+	})
+}
+
+func TestDisabled(t *testing.T) {
+	opts := editortest.Options{RTP: []string{hello()}, Cmds: []string{`let g:vigor#disabled = 1`}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		mustEqual(t, ed, "request", ed.MustEval(t, `vigor#request('hello', 'greet', ['x'])`), int64(0))
+		mustEqual(t, ed, "status", ed.MustEval(t, `vigor#plugin#status('hello')`), "")
+	})
+}
+
+// The first start builds with the user's Go; later starts with nothing
+// changed do not run the Go toolchain at all.
+func TestWarmStartRunsNoGo(t *testing.T) {
+	goPath, err := execLookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			logf := filepath.Join(dir, "go-calls.log")
+			wrapper := filepath.Join(dir, "go")
+			script := "#!/bin/sh\necho \"$*\" >> '" + logf + "'\nexec '" + goPath + "' \"$@\"\n"
+			if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			opts := editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
+				Cmds: []string{`let g:vigor#go = '` + wrapper + `'`}}
+			ed := editortest.Start(t, kind, opts)
+			mustEqual(t, ed, "cold", ed.MustEval(t, `vigor#request('hello', 'greet', ['cold'])`), "Hello, cold!")
+			calls, _ := os.ReadFile(logf)
+			if !strings.Contains(string(calls), "build") {
+				t.Fatalf("%s: the cold start did not build: %q", kind, calls)
+			}
+			ed.Close()
+			ed2 := editortest.Start(t, kind, opts)
+			mustEqual(t, ed2, "warm", ed2.MustEval(t, `vigor#request('hello', 'greet', ['warm'])`), "Hello, warm!")
+			calls2, _ := os.ReadFile(logf)
+			if string(calls2) != string(calls) {
+				t.Fatalf("%s: the warm start ran go: %q", kind, strings.TrimPrefix(string(calls2), string(calls)))
+			}
+		})
+	}
+}
+
+func TestNoGoToolchain(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			opts := editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(t.TempDir(), "cache"),
+				Cmds: []string{`let g:vigor#go = '/nonexistent/go'`}}
+			ed := editortest.Start(t, kind, opts)
+			mustThrow(t, ed, `vigor#request('hello', 'greet', ['x'])`, "[vigor] hello.greet: the plugin failed to load: the Go toolchain '/nonexistent/go' was not found")
+			mustEqual(t, ed, "events", eventsFor(t, ed, "hello"), []string{fail})
+		})
+	}
+}

@@ -1,0 +1,91 @@
+package vimjson_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+var arg64 = strings.Repeat("abcdefgh", 8)
+
+// repeatReader yields the same frame forever.
+type repeatReader struct {
+	frame []byte
+	off   int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		c := copy(p[n:], r.frame[r.off:])
+		n += c
+		r.off = (r.off + c) % len(r.frame)
+	}
+	return n, nil
+}
+
+func BenchmarkAppendRequest(b *testing.B) {
+	c := vimjson.New(strings.NewReader(""))
+	params := []any{arg64}
+	var buf []byte
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var err error
+		buf, err = c.AppendRequest(buf[:0], int64(i+1), "Discard", params)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+func BenchmarkReadReply(b *testing.B) {
+	frame := []byte(`[-42,"` + arg64 + `"]` + "\n")
+	c := vimjson.New(&repeatReader{frame: frame})
+	var m wire.Message
+	b.ReportAllocs()
+	b.SetBytes(int64(len(frame)))
+	for i := 0; i < b.N; i++ {
+		if err := c.ReadMessage(&m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReadReplyAndUnmarshal(b *testing.B) {
+	frame := []byte(`[-42,"` + arg64 + `"]` + "\n")
+	c := vimjson.New(&repeatReader{frame: frame})
+	var m wire.Message
+	var s string
+	b.ReportAllocs()
+	b.SetBytes(int64(len(frame)))
+	for i := 0; i < b.N; i++ {
+		if err := c.ReadMessage(&m); err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Unmarshal(m.Result, &s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAppendBatch1000(b *testing.B) {
+	c := vimjson.New(strings.NewReader(""))
+	calls := make([]any, 1000)
+	for i := range calls {
+		calls[i] = []any{"Discard", []any{arg64}}
+	}
+	params := []any{calls}
+	var buf []byte
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var err error
+		buf, err = c.AppendRequest(buf[:0], int64(i+1), "vigor#_internal#api#vim#batch", params)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}

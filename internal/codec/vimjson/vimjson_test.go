@@ -1,0 +1,805 @@
+package vimjson_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// newCodec returns a codec that reads s.
+func newCodec(s string) *vimjson.Codec { return vimjson.New(strings.NewReader(s)) }
+
+func rawStrings(rs []wire.Raw) []string {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Framing: what we send to Vim.
+
+func TestAppendRequestGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		id     int64
+		method string
+		params []any
+		want   string
+	}{
+		{"one string", 5, "Discard", []any{"x"}, `["call","Discard",["x"],-5]` + "\n"},
+		{"nil params", 1, "F", nil, `["call","F",[],-1]` + "\n"},
+		{"empty params", 2, "F", []any{}, `["call","F",[],-2]` + "\n"},
+		{"scalars", 123, "vigor#x", []any{1, 2.0, true, false, nil, `a"b`},
+			`["call","vigor#x",[1,2.0,true,false,null,"a\"b"],-123]` + "\n"},
+		{"blob and raw", 9, "F", []any{[]byte{0, 7, 255}, wire.Raw(`{"k":[1]}`)},
+			`["call","F",[[0,7,255],{"k":[1]}],-9]` + "\n"},
+		{"nested", 10, "F", []any{[]any{"a", []any{1}}, map[string]any{"b": 1, "a": 2}},
+			`["call","F",[["a",[1]],{"a":2,"b":1}],-10]` + "\n"},
+		{"escaped method", 11, "a\"\\b", nil, `["call","a\"\\b",[],-11]` + "\n"},
+		{"big id", math.MaxInt64, "F", nil, `["call","F",[],-9223372036854775807]` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCodec("")
+			got, err := c.AppendRequest(nil, tt.id, tt.method, tt.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+			if !json.Valid(bytes.TrimSuffix(got, []byte("\n"))) {
+				t.Errorf("not valid JSON: %q", got)
+			}
+		})
+	}
+}
+
+func TestAppendNotificationGolden(t *testing.T) {
+	tests := []struct {
+		method string
+		params []any
+		want   string
+	}{
+		{"Echo", []any{"hi", 1}, `["call","Echo",["hi",1]]` + "\n"},
+		{"Redraw", nil, `["call","Redraw",[]]` + "\n"},
+		{"F", []any{[]string{"a", "b"}, []int{1, -2}}, `["call","F",[["a","b"],[1,-2]]]` + "\n"},
+	}
+	for _, tt := range tests {
+		c := newCodec("")
+		got, err := c.AppendNotification(nil, tt.method, tt.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("AppendNotification(%q, %v):\ngot  %q\nwant %q", tt.method, tt.params, got, tt.want)
+		}
+	}
+}
+
+func TestAppendResponseGolden(t *testing.T) {
+	tests := []struct {
+		id     int64
+		result any
+		want   string
+	}{
+		{3, "hello CI", `[3,"hello CI"]` + "\n"},
+		{7, nil, `[7,null]` + "\n"},
+		{2, []any{nil, "E1: x"}, `[2,[null,"E1: x"]]` + "\n"},
+		{4, map[string]any{"z": 1, "a": []any{}}, `[4,{"a":[],"z":1}]` + "\n"},
+		{5, 1.0, `[5,1.0]` + "\n"},
+		{6, wire.Raw(`[1, 2]`), `[6,[1, 2]]` + "\n"},
+	}
+	for _, tt := range tests {
+		c := newCodec("")
+		got, err := c.AppendResponse(nil, tt.id, tt.result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("AppendResponse(%d, %#v):\ngot  %q\nwant %q", tt.id, tt.result, got, tt.want)
+		}
+	}
+}
+
+func TestAppendKeepsPrefix(t *testing.T) {
+	c := newCodec("")
+	b := []byte("prefix")
+	b, err := c.AppendRequest(b, 1, "A", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = c.AppendNotification(b, "B", []any{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = c.AppendResponse(b, 2, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "prefix" + `["call","A",[],-1]` + "\n" + `["call","B",[1]]` + "\n" + `[2,"r"]` + "\n"
+	if string(b) != want {
+		t.Errorf("got %q, want %q", b, want)
+	}
+}
+
+func TestAppendErrors(t *testing.T) {
+	c := newCodec("")
+	bad := []any{
+		make(chan int),
+		func() {},
+		map[int]string{1: "a"},
+		[]any{1, make(chan int)},
+		map[string]any{"a": func() {}},
+		struct{ C chan int }{},
+	}
+	for _, v := range bad {
+		if _, err := c.AppendRequest(nil, 1, "F", []any{v}); err == nil {
+			t.Errorf("AppendRequest with %T: no error", v)
+		}
+		if _, err := c.AppendNotification(nil, "F", []any{v}); err == nil {
+			t.Errorf("AppendNotification with %T: no error", v)
+		}
+		if _, err := c.AppendResponse(nil, 1, v); err == nil {
+			t.Errorf("AppendResponse with %T: no error", v)
+		}
+	}
+	_, err := vimjson.AppendValue(nil, map[int]string{1: "a"})
+	if err == nil || !strings.Contains(err.Error(), "Dict keys must be strings") {
+		t.Errorf("map[int]string: err = %v, want a Dict keys error", err)
+	}
+	// The codec still works after an error.
+	got, err := c.AppendResponse(nil, 1, "ok")
+	if err != nil || string(got) != "[1,\"ok\"]\n" {
+		t.Errorf("after error: %q, %v", got, err)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Framing: what Vim sends us.
+
+type wantMsg struct {
+	kind   wire.Kind
+	id     int64
+	method string
+	params []string
+	result string
+}
+
+func checkMsg(t *testing.T, m *wire.Message, w wantMsg) {
+	t.Helper()
+	if m.Kind != w.kind || m.ID != w.id || m.Method != w.method {
+		t.Errorf("got %s id=%d method=%q, want %s id=%d method=%q", m.Kind, m.ID, m.Method, w.kind, w.id, w.method)
+	}
+	if got := rawStrings(m.Params); !reflect.DeepEqual(got, w.params) {
+		t.Errorf("params = %q, want %q", got, w.params)
+	}
+	if string(m.Result) != w.result {
+		t.Errorf("result = %q, want %q", m.Result, w.result)
+	}
+	if m.Error != nil {
+		t.Errorf("Error = %q, want nil (Vim has no error slot)", m.Error)
+	}
+}
+
+func TestReadMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want wantMsg
+	}{
+		{"request", `[3,["greet",["CI"]]]`, wantMsg{kind: wire.Request, id: 3, method: "greet", params: []string{`"CI"`}}},
+		{"request no params", `[12,["m",[]]]`, wantMsg{kind: wire.Request, id: 12, method: "m"}},
+		{"notification", `[0,["$interrupt",["user",1,[2.5,{"a":null}]]]]`,
+			wantMsg{kind: wire.Notification, method: "$interrupt", params: []string{`"user"`, `1`, `[2.5,{"a":null}]`}}},
+		{"response", `[-5,[1,null]]`, wantMsg{kind: wire.Response, id: 5, result: `[1,null]`}},
+		{"response string", `[-1,"x"]`, wantMsg{kind: wire.Response, id: 1, result: `"x"`}},
+		{"response null", `[-77,null]`, wantMsg{kind: wire.Response, id: 77, result: `null`}},
+		{"whitespace", " \t[ 2 ,\n [ \"m\" , [ 1 , {\"a\" : [ ] } ] ] ] \r\n",
+			wantMsg{kind: wire.Request, id: 2, method: "m", params: []string{`1`, `{"a" : [ ] }`}}},
+		{"escaped method", `[4,["a\"b\u00e9",[]]]`, wantMsg{kind: wire.Request, id: 4, method: "a\"bé"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCodec(tt.in)
+			var m wire.Message
+			if err := c.ReadMessage(&m); err != nil {
+				t.Fatal(err)
+			}
+			checkMsg(t, &m, tt.want)
+			if err := c.ReadMessage(&m); err != io.EOF {
+				t.Errorf("after the last message: err = %v, want io.EOF", err)
+			}
+		})
+	}
+}
+
+func TestReadMessageStream(t *testing.T) {
+	want := []wantMsg{
+		{kind: wire.Request, id: 1, method: "a", params: []string{`"x"`}},
+		{kind: wire.Notification, method: "b"},
+		{kind: wire.Response, id: 2, result: `3`},
+		{kind: wire.Response, id: 4, result: `{"k":"v"}`},
+	}
+	frames := []string{`[1,["a",["x"]]]`, `[0,["b",[]]]`, `[-2,3]`, `[-4,{"k":"v"}]`}
+	for _, sep := range []string{"", "\n", "\r\n", " ", "\n\n"} {
+		in := strings.Join(frames, sep) + sep
+		c := newCodec(in)
+		var m wire.Message // reused: ReadMessage must reset it
+		for i, w := range want {
+			if err := c.ReadMessage(&m); err != nil {
+				t.Fatalf("sep %q, message %d: %v", sep, i, err)
+			}
+			checkMsg(t, &m, w)
+		}
+		if err := c.ReadMessage(&m); err != io.EOF {
+			t.Errorf("sep %q: at the end err = %v, want io.EOF", sep, err)
+		}
+	}
+}
+
+// A Result must not share memory with the codec's buffers: the session hands
+// it to the caller's goroutine while the reader goes on to the next message.
+func TestReadMessageResultNotOverwritten(t *testing.T) {
+	c := newCodec(`[-1,"aaaaaaaaaaaaaaaa"][-2,"bbbb"][3,["m",["cccccccccccccccccccc"]]][-4,"dd"]`)
+	var msgs [4]wire.Message
+	for i := range msgs {
+		if err := c.ReadMessage(&msgs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := string(msgs[0].Result); got != `"aaaaaaaaaaaaaaaa"` {
+		t.Errorf("first result became %q", got)
+	}
+	if got := string(msgs[1].Result); got != `"bbbb"` {
+		t.Errorf("second result became %q", got)
+	}
+	if got := string(msgs[2].Params[0]); got != `"cccccccccccccccccccc"` {
+		t.Errorf("third params became %q", got)
+	}
+}
+
+func TestReadMessageMalformedRecovers(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		// For a request whose body is bad, the codec still reports the
+		// kind and id, so that the session can answer it.
+		kind wire.Kind
+		id   int64
+	}{
+		{name: "string", in: `"hello"`},
+		{name: "number", in: `42`},
+		{name: "dict", in: `{"a":1}`},
+		{name: "null", in: `null`},
+		{name: "empty list", in: `[]`},
+		{name: "one item", in: `[1]`},
+		{name: "three items", in: `[1,2,3]`},
+		{name: "id is a string", in: `["x",1]`},
+		{name: "id is a float", in: `[1.5,1]`},
+		{name: "id is a list", in: `[[1],1]`},
+		{name: "body not a list", in: `[7,"oops"]`, kind: wire.Request, id: 7},
+		{name: "body one item", in: `[7,["m"]]`, kind: wire.Request, id: 7},
+		{name: "body three items", in: `[7,["m",[],1]]`, kind: wire.Request, id: 7},
+		{name: "method not a string", in: `[7,[42,[]]]`, kind: wire.Request, id: 7},
+		{name: "params not a list", in: `[7,["m",{}]]`, kind: wire.Request, id: 7},
+		{name: "notification params", in: `[0,["m","x"]]`, kind: wire.Notification},
+		{name: "Vim-style call", in: `["call","F",[],-1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCodec(tt.in + "\n" + `[-9,"next"]`)
+			var m wire.Message
+			err := c.ReadMessage(&m)
+			if !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("err = %v, want one wrapping wire.ErrMalformed", err)
+			}
+			if m.Kind != tt.kind || m.ID != tt.id {
+				t.Errorf("malformed message: kind %s id %d, want kind %s id %d", m.Kind, m.ID, tt.kind, tt.id)
+			}
+			if err := c.ReadMessage(&m); err != nil {
+				t.Fatalf("the message after a malformed one: %v", err)
+			}
+			checkMsg(t, &m, wantMsg{kind: wire.Response, id: 9, result: `"next"`})
+		})
+	}
+}
+
+// Bytes that are not JSON break the stream: the error must not claim to be
+// recoverable, or the session would loop on it forever.
+func TestReadMessageBrokenStream(t *testing.T) {
+	for _, in := range []string{"]", "[1,,2]", "{", "[1,[\"m\",[]]", "nope", "[1,\"\x00\"]"} {
+		c := newCodec(in + "\n[-1,1]")
+		var m wire.Message
+		err := c.ReadMessage(&m)
+		if err == nil {
+			t.Errorf("%q: no error", in)
+			continue
+		}
+		if errors.Is(err, wire.ErrMalformed) {
+			t.Errorf("%q: err %v wraps ErrMalformed, but the stream cannot continue", in, err)
+		}
+	}
+	c := newCodec(`[1,["m",[`)
+	var m wire.Message
+	if err := c.ReadMessage(&m); err != io.ErrUnexpectedEOF {
+		t.Errorf("truncated message: err = %v, want io.ErrUnexpectedEOF", err)
+	}
+	c = newCodec("  \n ")
+	if err := c.ReadMessage(&m); err != io.EOF {
+		t.Errorf("only whitespace: err = %v, want io.EOF", err)
+	}
+}
+
+// Vim writes NaN and the infinities as bare words (json_encode), which Go's
+// JSON reader rejects.
+func TestReadMessageNonFiniteFloats(t *testing.T) {
+	t.Skip("known limitation: a frame from Vim that holds NaN or Infinity breaks the stream (encoding/json cannot read them)")
+	c := newCodec(`[-1,NaN][-2,[Infinity,-Infinity]]`)
+	var m wire.Message
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	var f float64
+	if err := vimjson.Unmarshal(m.Result, &f); err != nil || !math.IsNaN(f) {
+		t.Errorf("NaN: %v, %v", f, err)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Values.
+
+func appendValue(t *testing.T, v any) string {
+	t.Helper()
+	b, err := vimjson.AppendValue(nil, v)
+	if err != nil {
+		t.Fatalf("AppendValue(%#v): %v", v, err)
+	}
+	return string(b)
+}
+
+func TestStrings(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"", `""`},
+		{"hello", `"hello"`},
+		{"héllo wörld ✓ 日本語 🎉", `"héllo wörld ✓ 日本語 🎉"`},
+		{`say "hi"`, `"say \"hi\""`},
+		{`back\slash`, `"back\\slash"`},
+		{"tab\tnl\ncr\r", `"tab\tnl\ncr\r"`},
+		{"a\x00b\x00", `"a\u0000b\u0000"`},
+		{"\x01\x1f\x7f", `"\u0001\u001f` + "\x7f" + `"`},
+		{"\b\f", `"\u0008\u000c"`},
+		{"\u2028</script>&", "\"\u2028</script>&\""},
+	}
+	c := newCodec("")
+	for _, tt := range tests {
+		got := appendValue(t, tt.in)
+		if got != tt.want {
+			t.Errorf("AppendValue(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Errorf("AppendValue(%q) = %s is not valid JSON", tt.in, got)
+		}
+		var s string
+		if err := c.Unmarshal(wire.Raw(got), &s); err != nil || s != tt.in {
+			t.Errorf("Unmarshal(%s) into string = %q, %v; want %q", got, s, err, tt.in)
+		}
+		var a any
+		if err := vimjson.Unmarshal(wire.Raw(got), &a); err != nil || a != tt.in {
+			t.Errorf("Unmarshal(%s) into any = %#v, %v; want %q", got, a, err, tt.in)
+		}
+		// A named string type takes the reflect path and must agree.
+		type name string
+		if got := appendValue(t, name(tt.in)); got != tt.want {
+			t.Errorf("AppendValue(name(%q)) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	// Bytes that are not UTF-8 pass through unchanged, as in Vim.
+	if got := appendValue(t, "a\xffb"); got != "\"a\xffb\"" {
+		t.Errorf("invalid UTF-8: %q", got)
+	}
+	// Escapes that the fast path cannot take.
+	var s string
+	if err := vimjson.Unmarshal(wire.Raw(`"\u00e9\/\ud83c\udf89"`), &s); err != nil || s != "é/🎉" {
+		t.Errorf("escapes: %q, %v", s, err)
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{0, "0"},
+		{-1, "-1"},
+		{42, "42"},
+		{int8(-128), "-128"},
+		{int16(32767), "32767"},
+		{int32(-7), "-7"},
+		{int64(math.MaxInt64), "9223372036854775807"},
+		{int64(math.MinInt64), "-9223372036854775808"},
+		{uint(7), "7"},
+		{uint8(255), "255"},
+		{uint16(65535), "65535"},
+		{uint32(1 << 31), "2147483648"},
+		{uint64(math.MaxUint64), "18446744073709551615"},
+		{uintptr(3), "3"},
+	}
+	for _, tt := range tests {
+		if got := appendValue(t, tt.in); got != tt.want {
+			t.Errorf("AppendValue(%T %v) = %s, want %s", tt.in, tt.in, got, tt.want)
+		}
+	}
+	for _, n := range []int64{0, 1, -1, 42, math.MaxInt64, math.MinInt64} {
+		var a any
+		if err := vimjson.Unmarshal(wire.Raw(appendValue(t, n)), &a); err != nil || a != n {
+			t.Errorf("%d into any: %#v (%T), %v; want int64", n, a, a, err)
+		}
+		var i int64
+		if err := vimjson.Unmarshal(wire.Raw(appendValue(t, n)), &i); err != nil || i != n {
+			t.Errorf("%d into int64: %d, %v", n, i, err)
+		}
+	}
+	var u uint64
+	if err := vimjson.Unmarshal(wire.Raw(appendValue(t, uint64(math.MaxUint64))), &u); err != nil || u != math.MaxUint64 {
+		t.Errorf("MaxUint64: %d, %v", u, err)
+	}
+}
+
+func TestFloats(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		// Integral floats get ".0" so that Vim reads a Float.
+		{1.0, "1.0"},
+		{0.0, "0.0"},
+		{math.Copysign(0, -1), "-0.0"},
+		{-2.0, "-2.0"},
+		{100000.0, "100000.0"},
+		{0.5, "0.5"},
+		{-1.25, "-1.25"},
+		{3.141592653589793, "3.141592653589793"},
+		// Vim's reader wants a fraction before the exponent.
+		{1e20, "1.0e+20"},
+		{1e21, "1.0e+21"},
+		{-1e20, "-1.0e+20"},
+		{1e6, "1.0e+06"},
+		{1e-7, "1.0e-07"},
+		{1.5e20, "1.5e+20"},
+		{123456789.0, "1.23456789e+08"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{5e-324, "5.0e-324"},
+		{float32(1.5), "1.5"},
+		{float32(2), "2.0"},
+		{float32(1e20), "1.0000000200408773e+20"},
+		// The words that Vim's json_encode writes and json_decode reads.
+		{math.NaN(), "NaN"},
+		{math.Inf(1), "Infinity"},
+		{math.Inf(-1), "-Infinity"},
+		{float32(math.Inf(-1)), "-Infinity"},
+	}
+	type celsius float64
+	for _, tt := range tests {
+		got := appendValue(t, tt.in)
+		if got != tt.want {
+			t.Errorf("AppendValue(%T %v) = %s, want %s", tt.in, tt.in, got, tt.want)
+		}
+		// Named float types take the reflect path and must agree.
+		if f, ok := tt.in.(float64); ok {
+			if got := appendValue(t, celsius(f)); got != tt.want {
+				t.Errorf("AppendValue(celsius(%v)) = %s, want %s", f, got, tt.want)
+			}
+		}
+	}
+	// Finite floats come back as float64, also into any, even when integral.
+	for _, f := range []float64{1, 0, -2, 0.5, 1e20, 1e-7, 1.5e20, 123456789, math.MaxFloat64, 5e-324, 3.141592653589793} {
+		enc := appendValue(t, f)
+		var a any
+		if err := vimjson.Unmarshal(wire.Raw(enc), &a); err != nil || a != f {
+			t.Errorf("%s into any: %#v (%T), %v; want float64 %v", enc, a, a, err, f)
+		}
+		var g float64
+		if err := vimjson.Unmarshal(wire.Raw(enc), &g); err != nil || g != f {
+			t.Errorf("%s into float64: %v, %v; want %v", enc, g, err, f)
+		}
+	}
+}
+
+func TestBoolNil(t *testing.T) {
+	for _, tt := range []struct {
+		in   any
+		want string
+	}{
+		{true, "true"},
+		{false, "false"},
+		{nil, "null"},
+		{(*int)(nil), "null"},
+		{(map[string]any)(nil), "{}"},
+		{(map[string]int)(nil), "{}"},
+		{([]any)(nil), "[]"},
+		{([]string)(nil), "[]"},
+		{([]float64)(nil), "[]"},
+	} {
+		if got := appendValue(t, tt.in); got != tt.want {
+			t.Errorf("AppendValue(%#v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		in   string
+		want any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		var a any = "sentinel"
+		if err := vimjson.Unmarshal(wire.Raw(tt.in), &a); err != nil || a != tt.want {
+			t.Errorf("Unmarshal(%s) = %#v, %v; want %#v", tt.in, a, err, tt.want)
+		}
+	}
+}
+
+func TestBlobs(t *testing.T) {
+	type blob []byte
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{[]byte{0, 1, 127, 128, 255}, "[0,1,127,128,255]"},
+		{[]byte{}, "[]"},
+		{[]byte(nil), "[]"},
+		{blob{9, 8}, "[9,8]"},
+		{[4]byte{1, 2, 3, 4}, "[1,2,3,4]"},
+		{[]any{[]byte("hi")}, "[[104,105]]"},
+		{map[string]any{"b": []byte{1}}, `{"b":[1]}`},
+	}
+	for _, tt := range tests {
+		if got := appendValue(t, tt.in); got != tt.want {
+			t.Errorf("AppendValue(%#v) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+	for _, p := range [][]byte{{0, 1, 127, 128, 255}, {}, []byte("\x00text\xff")} {
+		var got []byte
+		if err := vimjson.Unmarshal(wire.Raw(appendValue(t, p)), &got); err != nil || !bytes.Equal(got, p) {
+			t.Errorf("round trip of %v: %v, %v", p, got, err)
+		}
+	}
+	for _, tt := range []struct {
+		in   string
+		want []byte
+	}{
+		{` [1, 2 ,3]`, []byte{1, 2, 3}},
+		{`"abc"`, []byte("abc")},
+		{`"a\u0000b"`, []byte("a\x00b")},
+		{`null`, nil},
+	} {
+		got := []byte("old")
+		if err := vimjson.Unmarshal(wire.Raw(tt.in), &got); err != nil || !bytes.Equal(got, tt.want) || (tt.want == nil) != (got == nil) {
+			t.Errorf("Unmarshal(%s) into []byte = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{`[256]`, `[-1]`, `[1.5]`, `["a"]`, `[1,`, `{}`, `1`} {
+		var got []byte
+		if err := vimjson.Unmarshal(wire.Raw(in), &got); err == nil {
+			t.Errorf("Unmarshal(%s) into []byte: no error (got %v)", in, got)
+		}
+	}
+}
+
+type inner struct {
+	N float64 `json:"n"`
+}
+
+type point struct {
+	X     int               `json:"x"`
+	Y     string            `json:"y,omitempty"`
+	Skip  int               `json:"-"`
+	Inner *inner            `json:"inner"`
+	Tags  []string          `json:"tags"`
+	Meta  map[string]string `json:"meta,omitempty"`
+	plain int
+}
+
+type marshaler struct{}
+
+func (marshaler) MarshalJSON() ([]byte, error) { return []byte(`{"custom":true}`), nil }
+
+type failingMarshaler struct{}
+
+func (failingMarshaler) MarshalJSON() ([]byte, error) { return nil, errors.New("no") }
+
+func TestCompositeValues(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"list", []any{1, "a", []any{2.0, nil}, true}, `[1,"a",[2.0,null],true]`},
+		{"dict sorted", map[string]any{"z": 1, "a": 2, "m": 3, "": 0}, `{"":0,"a":2,"m":3,"z":1}`},
+		{"nested", []any{map[string]any{"b": []any{1.5}, "a": map[string]any{"y": nil, "x": "s"}}},
+			`[{"a":{"x":"s","y":null},"b":[1.5]}]`},
+		{"typed map sorted", map[string]int{"b": 2, "a": 1}, `{"a":1,"b":2}`},
+		{"typed map of floats", map[string]float64{"f": 3}, `{"f":3.0}`},
+		{"float slice", []float64{1, 2.5}, `[1.0,2.5]`},
+		{"string slice", []string{"a", `"`}, `["a","\""]`},
+		{"int slice", []int{1, -2, 3}, `[1,-2,3]`},
+		{"slice of slices", [][]int{{1}, {}}, `[[1],[]]`},
+		{"array", [2]string{"a", "b"}, `["a","b"]`},
+		{"pointer", func() any { n := 5; return &n }(), `5`},
+		{"pointer to struct", &inner{N: 2}, `{"n":2}`},
+		{"struct", point{X: 1, Skip: 9, Inner: &inner{N: 0.5}, Tags: []string{"t"}, plain: 3},
+			`{"x":1,"inner":{"n":0.5},"tags":["t"]}`},
+		{"struct all fields", point{X: -1, Y: "y", Meta: map[string]string{"k": "v"}},
+			`{"x":-1,"y":"y","inner":null,"tags":null,"meta":{"k":"v"}}`},
+		{"marshaler", marshaler{}, `{"custom":true}`},
+		{"marshaler in list", []any{marshaler{}}, `[{"custom":true}]`},
+		{"raw", wire.Raw(`{"pre":"encoded"}`), `{"pre":"encoded"}`},
+		{"json raw", json.RawMessage(`[1]`), `[1]`},
+		{"raw in dict", map[string]any{"r": wire.Raw(`[true]`)}, `{"r":[true]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := appendValue(t, tt.in)
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Errorf("not valid JSON: %s", got)
+			}
+		})
+	}
+	if _, err := vimjson.AppendValue(nil, failingMarshaler{}); err == nil {
+		t.Error("a failing MarshalJSON: no error")
+	}
+	if _, err := vimjson.AppendValue(nil, []any{1, failingMarshaler{}}); err == nil {
+		t.Error("a failing MarshalJSON in a list: no error")
+	}
+}
+
+func TestUnmarshalIntoAny(t *testing.T) {
+	in := appendValue(t, []any{
+		1, -7, 2.0, 0.5, 1e20, "s", nil, true,
+		[]any{3, 4.5},
+		map[string]any{"n": 10, "f": 1.0, "l": []any{map[string]any{"deep": int64(-1)}}},
+		[]byte{1, 2},
+	})
+	var got any
+	if err := vimjson.Unmarshal(wire.Raw(in), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []any{
+		int64(1), int64(-7), 2.0, 0.5, 1e20, "s", nil, true,
+		[]any{int64(3), 4.5},
+		map[string]any{"n": int64(10), "f": 1.0, "l": []any{map[string]any{"deep": int64(-1)}}},
+		[]any{int64(1), int64(2)}, // a Blob is a List of Numbers in JSON
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
+	}
+	// A Number too big for int64 becomes a Float rather than failing.
+	if err := vimjson.Unmarshal(wire.Raw(`18446744073709551615`), &got); err != nil || got != float64(math.MaxUint64) {
+		t.Errorf("huge Number: %#v (%T), %v", got, got, err)
+	}
+	if err := vimjson.Unmarshal(wire.Raw(`[1,`), &got); err == nil {
+		t.Error("truncated JSON into any: no error")
+	}
+}
+
+func TestUnmarshalStruct(t *testing.T) {
+	in := point{X: 3, Y: "ü\"", Inner: &inner{N: 4}, Tags: []string{"a", "b"}, Meta: map[string]string{"z": "1", "a": "2"}}
+	enc := appendValue(t, in)
+	var got point
+	if err := vimjson.Unmarshal(wire.Raw(enc), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, in) {
+		t.Errorf("got %+v, want %+v", got, in)
+	}
+	// Vim writes Dicts with any key order and extra keys.
+	if err := vimjson.Unmarshal(wire.Raw(`{"extra":1,"y":"b","x":2}`), &got); err != nil || got.X != 2 || got.Y != "b" {
+		t.Errorf("got %+v, %v", got, err)
+	}
+	var n int
+	if err := vimjson.Unmarshal(wire.Raw(`"x"`), &n); err == nil {
+		t.Error("a String into int: no error")
+	}
+	var s string
+	if err := vimjson.Unmarshal(wire.Raw(`1`), &s); err == nil {
+		t.Error("a Number into string: no error")
+	}
+}
+
+func TestTypeName(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{`"s"`, "String"},
+		{`""`, "String"},
+		{`[1]`, "List"},
+		{`{}`, "Dict"},
+		{`true`, "Boolean"},
+		{`false`, "Boolean"},
+		{`null`, "v:null"},
+		{`1`, "Number"},
+		{`-12`, "Number"},
+		{`0`, "Number"},
+		{`1.5`, "Float"},
+		{`-0.5`, "Float"},
+		{`1e5`, "Float"},
+		{`1E5`, "Float"},
+		{`1.0e+20`, "Float"},
+		{`NaN`, "Float"},
+		{`Infinity`, "Float"},
+		{`-Infinity`, "Float"},
+		{"  \n\"s\"", "String"},
+		{``, "nothing"},
+		{"  ", "nothing"},
+	}
+	c := newCodec("")
+	for _, tt := range tests {
+		if got := vimjson.TypeName(wire.Raw(tt.in)); got != tt.want {
+			t.Errorf("TypeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := c.TypeName(wire.Raw(tt.in)); got != tt.want {
+			t.Errorf("Codec.TypeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// TypeName agrees with what AppendValue writes.
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{2.0, "Float"}, {1e20, "Float"}, {math.Inf(-1), "Float"}, {3, "Number"}, {-3, "Number"},
+		{[]byte{1}, "List"}, {map[string]any{}, "Dict"}, {"x", "String"}, {nil, "v:null"},
+	} {
+		if got := vimjson.TypeName(wire.Raw(appendValue(t, tt.v))); got != tt.want {
+			t.Errorf("TypeName(AppendValue(%#v)) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	c := newCodec("")
+	got, err := c.SplitList(wire.Raw(`[1, "a" ,[2,[3]],{"k":null}, null]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`1`, `"a"`, `[2,[3]]`, `{"k":null}`, `null`}
+	if !reflect.DeepEqual(rawStrings(got), want) {
+		t.Errorf("got %q, want %q", rawStrings(got), want)
+	}
+	if got, err := c.SplitList(wire.Raw(`[]`)); err != nil || len(got) != 0 {
+		t.Errorf("empty list: %q, %v", got, err)
+	}
+	for _, in := range []string{`"x"`, `1`, `{}`, `[1,`, ``} {
+		if _, err := c.SplitList(wire.Raw(in)); err == nil {
+			t.Errorf("SplitList(%q): no error", in)
+		}
+	}
+}
+
+// The codec satisfies wire.Codec and its methods agree with the package
+// functions.
+func TestCodecInterface(t *testing.T) {
+	var c wire.Codec = newCodec(`[1,["m",[[1,2]]]]`)
+	var m wire.Message
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	if err := c.Unmarshal(m.Params[0], &b); err != nil || !bytes.Equal(b, []byte{1, 2}) {
+		t.Errorf("Unmarshal: %v, %v", b, err)
+	}
+}
