@@ -62,12 +62,13 @@ function! s:on_vigor_built(tmp, status) abort
           \ join(filter(copy(s:build_out), '!empty(v:val)')[: 5], ' | ')))
     return
   endif
+  call rename(a:tmp, s:vigor)
+  " Remove older builds (not another editor's build in progress).
   for l:old in glob(fnamemodify(s:vigor, ':h') . '/vigor-*', 1, 1)
-    if l:old !=# a:tmp
+    if l:old !=# s:vigor && l:old !~# '\.tmp\d\+$'
       call delete(l:old)
     endif
   endfor
-  call rename(a:tmp, s:vigor)
   call s:ready()
 endfunction
 

@@ -109,6 +109,9 @@ else
     catch /^Vim\%((\a\+)\)\=:E906:/
       throw s:closed(v:exception)
     endtry
+    if type(l:res) == v:t_dict && has_key(l:res, '__vigor_chunked__')
+      let l:res = vigor#_internal#api#vim#take(l:res.__vigor_chunked__, l:res.n)
+    endif
     if type(l:res) != v:t_list
       throw s:closed('no reply')
     endif

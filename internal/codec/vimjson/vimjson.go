@@ -23,15 +23,37 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // Codec reads and writes Vim JSON channel messages.
 type Codec struct {
-	dec *json.Decoder
-	buf []json.RawMessage
+	dec    *json.Decoder
+	buf    []json.RawMessage
+	chunks int // chunked messages sent so far, for their keys
 }
+
+// Large messages are sent to Vim in chunks. Vim re-parses a JSON message
+// from its start each time more of it arrives, so one 10 MB message takes
+// minutes; as chunks of ChunkSize it takes well under a second. A message
+// whose payload is larger than ChunkThreshold is sent as calls of
+// FuncChunk(key, text), each carrying a piece of the payload's JSON text,
+// followed by a small message that names the key. The runtime joins and
+// decodes the pieces (autoload/vigor/_internal/api/vim.vim).
+const (
+	ChunkThreshold = 512 << 10
+	ChunkSize      = 256 << 10
+	// ChunkedKey marks a response whose value was sent in chunks:
+	// [id, {"__vigor_chunked__": key, "n": count}]. Vim may handle that
+	// response before the chunk calls queued ahead of it, so the runtime
+	// waits until it has all n.
+	ChunkedKey = "__vigor_chunked__"
+	// FuncChunk receives one piece; FuncChunked runs a chunked call.
+	FuncChunk   = "vigor#_internal#api#vim#chunk"
+	FuncChunked = "vigor#_internal#api#vim#chunked"
+)
 
 // New returns a codec that reads messages from r.
 func New(r io.Reader) *Codec {
@@ -92,6 +114,18 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 
 // AppendRequest implements wire.Codec: a channel "call" command.
 func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
+	return c.appendCall(b, id, method, params)
+}
+
+// AppendNotification implements wire.Codec: a "call" command without id.
+func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
+	return c.appendCall(b, 0, method, params)
+}
+
+// appendCall writes ["call", method, params(, -id)], or, for a large one,
+// the chunks of [method, params] and ["call", FuncChunked, [key](, -id)].
+func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]byte, error) {
+	start := len(b)
 	b = append(b, `["call",`...)
 	b = appendString(b, method)
 	b = append(b, ',')
@@ -99,33 +133,78 @@ func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) (
 	if err != nil {
 		return b, err
 	}
-	b = append(b, ',', '-')
-	b = appendInt(b, id)
-	return append(b, ']', '\n'), nil
-}
-
-// AppendNotification implements wire.Codec: a "call" command without id.
-func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
-	b = append(b, `["call",`...)
-	b = appendString(b, method)
-	b = append(b, ',')
-	b, err := appendList(b, params)
-	if err != nil {
-		return b, err
+	if len(b)-start > ChunkThreshold {
+		// The chunks carry `method, params` wrapped in a list.
+		body := append([]byte{'['}, b[start+len(`["call",`):]...)
+		body = append(body, ']')
+		b = b[:start]
+		key := c.key()
+		var n int
+		b, n = appendChunks(b, key, body)
+		b = append(b, `["call","`+FuncChunked+`",[`...)
+		b = appendString(b, key)
+		b = append(b, ',')
+		b = appendInt(b, int64(n))
+		b = append(b, ']')
+	}
+	if id != 0 {
+		b = append(b, ',', '-')
+		b = appendInt(b, id)
 	}
 	return append(b, ']', '\n'), nil
 }
 
 // AppendResponse implements wire.Codec.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	start := len(b)
 	b = append(b, '[')
 	b = appendInt(b, id)
 	b = append(b, ',')
+	valStart := len(b)
 	b, err := AppendValue(b, result)
 	if err != nil {
 		return b, err
 	}
+	if len(b)-valStart > ChunkThreshold {
+		body := append([]byte(nil), b[valStart:]...)
+		b = b[:start]
+		key := c.key()
+		var n int
+		b, n = appendChunks(b, key, body)
+		b = append(b, '[')
+		b = appendInt(b, id)
+		b = append(b, `,{"`+ChunkedKey+`":`...)
+		b = appendString(b, key)
+		b = append(b, `,"n":`...)
+		b = appendInt(b, int64(n))
+		b = append(b, '}')
+	}
 	return append(b, ']', '\n'), nil
+}
+
+func (c *Codec) key() string {
+	c.chunks++
+	return "c" + strconv.Itoa(c.chunks)
+}
+
+// appendChunks writes body as FuncChunk calls, split at UTF-8 boundaries,
+// and returns how many it wrote.
+func appendChunks(b []byte, key string, body []byte) ([]byte, int) {
+	count := 0
+	for len(body) > 0 {
+		count++
+		n := min(ChunkSize, len(body))
+		for n < len(body) && n > 0 && body[n]&0xC0 == 0x80 {
+			n-- // do not split a UTF-8 sequence
+		}
+		b = append(b, `["call","`+FuncChunk+`",[`...)
+		b = appendString(b, key)
+		b = append(b, ',')
+		b = appendString(b, string(body[:n]))
+		b = append(b, ']', ']', '\n')
+		body = body[n:]
+	}
+	return b, count
 }
 
 // Unmarshal implements wire.Codec.

@@ -1,0 +1,939 @@
+package rpc_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// timeout only keeps a broken test from hanging; nothing here is timed.
+const timeout = 10 * time.Second
+
+// ---------------------------------------------------------------------------
+// The fake editor: the other end of the pipe, speaking each editor's side of
+// the protocol.
+
+// frame is one message as the editor sees it.
+type frame struct {
+	kind   wire.Kind
+	id     int64
+	method string
+	params []wire.Raw
+	result wire.Raw
+}
+
+// editorProto is one editor's side of the wire format.
+type editorProto interface {
+	// read reads the next frame that the session wrote.
+	read() (frame, error)
+	request(id int64, method string, params []any) []byte
+	notification(method string, params []any) []byte
+	response(id int64, result any) []byte
+	// errorResponse answers with errVal in the error slot; nil if the
+	// editor has none.
+	errorResponse(id int64, errVal any) []byte
+	// malformedRequest is a request with an id that the session's codec
+	// cannot decode.
+	malformedRequest(id int64) []byte
+	// malformedNotification is a notification that the codec cannot decode.
+	malformedNotification() []byte
+	// values decodes what the session sent.
+	values() wire.Codec
+}
+
+type codecCase struct {
+	name     string
+	newCodec func(io.Reader) wire.Codec
+	newProto func(io.Reader) editorProto
+}
+
+var codecs = []codecCase{
+	{"vim", func(r io.Reader) wire.Codec { return vimjson.New(r) }, newVimProto},
+	{"nvim", func(r io.Reader) wire.Codec { return msgpackrpc.New(r) }, newNvimProto},
+}
+
+// forEachCodec runs one scenario for every codec.
+func forEachCodec(t *testing.T, f func(t *testing.T, cc codecCase)) {
+	for _, cc := range codecs {
+		t.Run(cc.name, func(t *testing.T) { f(t, cc) })
+	}
+}
+
+// vimProto is Vim's side of JSON channel mode: it reads ["call", ...]
+// commands and [id, result] answers, and sends [id, [method, params]] and
+// [-id, result].
+type vimProto struct {
+	dec *json.Decoder
+}
+
+func newVimProto(r io.Reader) editorProto { return &vimProto{dec: json.NewDecoder(r)} }
+
+func (p *vimProto) read() (frame, error) {
+	var items []json.RawMessage
+	if err := p.dec.Decode(&items); err != nil {
+		return frame{}, err
+	}
+	if len(items) >= 3 && string(items[0]) == `"call"` {
+		var f frame
+		if err := json.Unmarshal(items[1], &f.method); err != nil {
+			return f, err
+		}
+		var params []json.RawMessage
+		if err := json.Unmarshal(items[2], &params); err != nil {
+			return f, err
+		}
+		for _, p := range params {
+			f.params = append(f.params, wire.Raw(p))
+		}
+		f.kind = wire.Notification
+		if len(items) == 4 {
+			f.kind = wire.Request
+			if err := json.Unmarshal(items[3], &f.id); err != nil {
+				return f, err
+			}
+			f.id = -f.id
+		}
+		return f, nil
+	}
+	if len(items) != 2 {
+		return frame{}, fmt.Errorf("Vim cannot read %s", items)
+	}
+	f := frame{kind: wire.Response, result: wire.Raw(items[1])}
+	err := json.Unmarshal(items[0], &f.id)
+	return f, err
+}
+
+func (p *vimProto) encode(v any) []byte {
+	b, err := vimjson.AppendValue(nil, v)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+func (p *vimProto) request(id int64, method string, params []any) []byte {
+	return p.encode([]any{id, []any{method, params}})
+}
+
+func (p *vimProto) notification(method string, params []any) []byte {
+	return p.encode([]any{0, []any{method, params}})
+}
+
+func (p *vimProto) response(id int64, result any) []byte { return p.encode([]any{-id, result}) }
+
+func (p *vimProto) errorResponse(int64, any) []byte { return nil }
+
+func (p *vimProto) malformedRequest(id int64) []byte {
+	return []byte(fmt.Sprintf("[%d,\"not a call\"]\n", id))
+}
+
+func (p *vimProto) malformedNotification() []byte { return []byte(`[0,["m","not a list"]]` + "\n") }
+
+func (p *vimProto) values() wire.Codec { return vimjson.New(strings.NewReader("")) }
+
+// nvimProto is Neovim's side of msgpack-RPC, which is symmetric.
+type nvimProto struct {
+	in  *msgpackrpc.Codec // reads
+	out *msgpackrpc.Codec // writes, from the test goroutine
+}
+
+func newNvimProto(r io.Reader) editorProto {
+	return &nvimProto{in: msgpackrpc.New(r), out: msgpackrpc.New(strings.NewReader(""))}
+}
+
+func (p *nvimProto) read() (frame, error) {
+	var m wire.Message
+	if err := p.in.ReadMessage(&m); err != nil {
+		return frame{}, err
+	}
+	if m.Error != nil {
+		return frame{}, fmt.Errorf("the session sent an error slot: % x", m.Error)
+	}
+	return frame{kind: m.Kind, id: m.ID, method: m.Method, params: m.Params, result: m.Result}, nil
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (p *nvimProto) request(id int64, method string, params []any) []byte {
+	return must(p.out.AppendRequest(nil, id, method, params))
+}
+
+func (p *nvimProto) notification(method string, params []any) []byte {
+	return must(p.out.AppendNotification(nil, method, params))
+}
+
+func (p *nvimProto) response(id int64, result any) []byte {
+	return must(p.out.AppendResponse(nil, id, result))
+}
+
+func (p *nvimProto) errorResponse(id int64, errVal any) []byte {
+	return must(msgpack.Marshal([]any{1, id, errVal, nil}))
+}
+
+func (p *nvimProto) malformedRequest(id int64) []byte {
+	return must(msgpack.Marshal([]any{0, id, 42, []any{}})) // the method is a Number
+}
+
+func (p *nvimProto) malformedNotification() []byte {
+	return must(msgpack.Marshal([]any{2, "m", "not a list"}))
+}
+
+func (p *nvimProto) values() wire.Codec { return p.out }
+
+// editor drives the editor's end of the pipe.
+type editor struct {
+	t      *testing.T
+	conn   net.Conn
+	proto  editorProto
+	frames chan frame
+	wmu    sync.Mutex
+}
+
+// next returns the next frame that the session sent.
+func (e *editor) next() frame {
+	e.t.Helper()
+	select {
+	case f, ok := <-e.frames:
+		if !ok {
+			e.t.Fatal("the session's stream ended")
+		}
+		return f
+	case <-time.After(timeout):
+		e.t.Fatal("timed out waiting for the session to send something")
+	}
+	panic("unreachable")
+}
+
+func (e *editor) send(b []byte) {
+	e.t.Helper()
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	if _, err := e.conn.Write(b); err != nil {
+		e.t.Fatalf("editor write: %v", err)
+	}
+}
+
+func (e *editor) request(id int64, method string, params ...any) {
+	e.t.Helper()
+	e.send(e.proto.request(id, method, params))
+}
+
+func (e *editor) notify(method string, params ...any) {
+	e.t.Helper()
+	e.send(e.proto.notification(method, params))
+}
+
+func (e *editor) respond(id int64, result any) {
+	e.t.Helper()
+	e.send(e.proto.response(id, result))
+}
+
+// decode decodes a value that the session sent.
+func decode[T any](t *testing.T, e *editor, r wire.Raw) T {
+	t.Helper()
+	var v T
+	if err := e.proto.values().Unmarshal(r, &v); err != nil {
+		t.Fatalf("decoding %q: %v", r, err)
+	}
+	return v
+}
+
+// expect reads the next frame and checks its kind (and id, for responses).
+func (e *editor) expect(kind wire.Kind, method string) frame {
+	e.t.Helper()
+	f := e.next()
+	if f.kind != kind || f.method != method {
+		e.t.Fatalf("got %s %q (id %d), want %s %q", f.kind, f.method, f.id, kind, method)
+	}
+	return f
+}
+
+func (e *editor) expectResponse(id int64) frame {
+	e.t.Helper()
+	f := e.next()
+	if f.kind != wire.Response || f.id != id {
+		e.t.Fatalf("got %s %q id %d, want the response to %d", f.kind, f.method, f.id, id)
+	}
+	return f
+}
+
+// handler serves the session's side with functions.
+type handler struct {
+	sess    *rpc.Session // set before Run starts
+	request func(ctx context.Context, s *rpc.Session, m *wire.Message) any
+	notify  func(ctx context.Context, s *rpc.Session, m *wire.Message)
+}
+
+func (h *handler) Request(ctx context.Context, m *wire.Message) any {
+	if h.request == nil {
+		return nil
+	}
+	return h.request(ctx, h.sess, m)
+}
+
+func (h *handler) Notification(ctx context.Context, m *wire.Message) {
+	if h.notify != nil {
+		h.notify(ctx, h.sess, m)
+	}
+}
+
+type env struct {
+	sess   *rpc.Session
+	ed     *editor
+	runErr chan error
+}
+
+// start connects a session, served by h, to a fake editor.
+func start(t *testing.T, cc codecCase, h *handler, opts rpc.Options) *env {
+	t.Helper()
+	a, b := net.Pipe()
+	if h == nil {
+		h = &handler{}
+	}
+	opts.Handler = h
+	sess := rpc.New(cc.newCodec(a), a, opts)
+	h.sess = sess
+	e := &env{sess: sess, runErr: make(chan error, 1)}
+	go func() { e.runErr <- sess.Run(context.Background()) }()
+
+	ed := &editor{t: t, conn: b, proto: cc.newProto(b), frames: make(chan frame, 256)}
+	go func() {
+		defer close(ed.frames)
+		for {
+			f, err := ed.proto.read()
+			if err != nil {
+				return
+			}
+			ed.frames <- f
+		}
+	}()
+	e.ed = ed
+	t.Cleanup(func() {
+		b.Close()
+		select {
+		case <-e.runErr:
+		case <-sess.Done():
+		case <-time.After(timeout):
+			t.Error("Run did not return after the editor closed the stream")
+		}
+		a.Close()
+	})
+	return e
+}
+
+type result struct {
+	raw wire.Raw
+	err error
+}
+
+// call runs sess.Call on a goroutine of its own.
+func call(ctx context.Context, s *rpc.Session, method string, params ...any) <-chan result {
+	ch := make(chan result, 1)
+	go func() {
+		raw, err := s.Call(ctx, method, params)
+		ch <- result{raw, err}
+	}()
+	return ch
+}
+
+func recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(timeout):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	panic("unreachable")
+}
+
+func decodeSession[T any](t *testing.T, s *rpc.Session, r wire.Raw) T {
+	t.Helper()
+	var v T
+	if err := s.Codec().Unmarshal(r, &v); err != nil {
+		t.Fatalf("decoding %q: %v", r, err)
+	}
+	return v
+}
+
+// ---------------------------------------------------------------------------
+// Scenarios.
+
+func TestCallAndResponse(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		e := start(t, cc, nil, rpc.Options{})
+		res := call(context.Background(), e.sess, "greet", "CI")
+		f := e.ed.expect(wire.Request, "greet")
+		if f.id <= 0 {
+			t.Errorf("request id %d, want > 0", f.id)
+		}
+		if len(f.params) != 1 || decode[string](t, e.ed, f.params[0]) != "CI" {
+			t.Fatalf("params = %q, want [CI]", f.params)
+		}
+		e.ed.respond(f.id, "hello CI")
+		r := recv(t, res, "the call's result")
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if got := decodeSession[string](t, e.sess, r.raw); got != "hello CI" {
+			t.Errorf("result = %q, want %q", got, "hello CI")
+		}
+	})
+}
+
+func TestNotifyAndServeRequest(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+			var arg string
+			if len(m.Params) != 1 || s.Codec().Unmarshal(m.Params[0], &arg) != nil {
+				return []any{nil, "bad params"}
+			}
+			return map[string]any{"method": m.Method, "arg": arg, "n": 1}
+		}}
+		e := start(t, cc, h, rpc.Options{})
+		if err := e.sess.Notify(context.Background(), "Echo", []any{"hi", 2}); err != nil {
+			t.Fatal(err)
+		}
+		f := e.ed.expect(wire.Notification, "Echo")
+		if len(f.params) != 2 || decode[string](t, e.ed, f.params[0]) != "hi" || decode[int](t, e.ed, f.params[1]) != 2 {
+			t.Errorf("params = %q", f.params)
+		}
+
+		e.ed.request(41, "ping", "x")
+		f = e.ed.expectResponse(41)
+		got := decode[map[string]any](t, e.ed, f.result)
+		if got["method"] != "ping" || got["arg"] != "x" {
+			t.Errorf("result = %v", got)
+		}
+
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := e.sess.Notify(ctx, "Echo", nil); !errors.Is(err, context.Canceled) {
+			t.Errorf("Notify with a done ctx: %v, want context.Canceled", err)
+		}
+	})
+}
+
+func TestConcurrentCallsOutOfOrder(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		e := start(t, cc, nil, rpc.Options{})
+		const n = 20
+		type answer struct {
+			i   int
+			got int
+			err error
+		}
+		answers := make(chan answer, n)
+		for i := 0; i < n; i++ {
+			go func(i int) {
+				raw, err := e.sess.Call(context.Background(), "times10", []any{i})
+				var got int
+				if err == nil {
+					err = e.sess.Codec().Unmarshal(raw, &got)
+				}
+				answers <- answer{i, got, err}
+			}(i)
+		}
+		var reqs []frame
+		ids := map[int64]bool{}
+		for len(reqs) < n {
+			f := e.ed.expect(wire.Request, "times10")
+			if ids[f.id] {
+				t.Fatalf("id %d used twice", f.id)
+			}
+			ids[f.id] = true
+			reqs = append(reqs, f)
+		}
+		// Answer in reverse order, and the odd ones before the even ones.
+		for pass := 0; pass < 2; pass++ {
+			for k := len(reqs) - 1; k >= 0; k-- {
+				if k%2 == pass {
+					continue
+				}
+				arg := decode[int](t, e.ed, reqs[k].params[0])
+				e.ed.respond(reqs[k].id, arg*10)
+			}
+		}
+		for k := 0; k < n; k++ {
+			a := recv(t, answers, "the answers")
+			if a.err != nil || a.got != a.i*10 {
+				t.Errorf("call %d: got %d, %v; want %d", a.i, a.got, a.err, a.i*10)
+			}
+		}
+	})
+}
+
+func TestNotificationsInOrderOneAtATime(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		const n = 100
+		var (
+			mu      sync.Mutex
+			seen    []string
+			active  atomic.Int32
+			overlap atomic.Bool
+			allDone = make(chan struct{})
+		)
+		h := &handler{
+			notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+				if active.Add(1) != 1 {
+					overlap.Store(true)
+				}
+				runtime.Gosched()
+				mu.Lock()
+				seen = append(seen, m.Method)
+				last := len(seen) == n
+				mu.Unlock()
+				active.Add(-1)
+				if last {
+					close(allDone)
+				}
+			},
+			// A request that waits for the notifications: they must not
+			// queue behind it.
+			request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+				select {
+				case <-allDone:
+					return "notes done"
+				case <-ctx.Done():
+					return nil
+				}
+			},
+		}
+		e := start(t, cc, h, rpc.Options{})
+		e.ed.request(1, "wait")
+		for i := 0; i < n; i++ {
+			e.ed.notify(fmt.Sprintf("n%d", i), i)
+		}
+		f := e.ed.expectResponse(1)
+		if got := decode[string](t, e.ed, f.result); got != "notes done" {
+			t.Errorf("result %q", got)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for i, m := range seen {
+			if want := fmt.Sprintf("n%d", i); m != want {
+				t.Fatalf("notification %d was %s, want %s (order: %v)", i, m, want, seen)
+			}
+		}
+		if overlap.Load() {
+			t.Error("two notifications were handled at the same time")
+		}
+	})
+}
+
+func TestRequestsRunConcurrently(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		release := make(chan struct{})
+		entered := make(chan struct{})
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+			switch m.Method {
+			case "block":
+				close(entered)
+				select {
+				case <-release:
+					return "unblocked"
+				case <-ctx.Done():
+					return nil
+				}
+			default:
+				return "quick"
+			}
+		}}
+		e := start(t, cc, h, rpc.Options{})
+		e.ed.request(1, "block")
+		recv(t, entered, "the blocking handler to start")
+		e.ed.request(2, "quick")
+		// If requests ran one at a time this would never come.
+		f := e.ed.expectResponse(2)
+		if got := decode[string](t, e.ed, f.result); got != "quick" {
+			t.Errorf("result %q", got)
+		}
+		close(release)
+		f = e.ed.expectResponse(1)
+		if got := decode[string](t, e.ed, f.result); got != "unblocked" {
+			t.Errorf("result %q", got)
+		}
+	})
+}
+
+func TestReentrantCall(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+			switch m.Method {
+			case "outer":
+				var arg string
+				_ = s.Codec().Unmarshal(m.Params[0], &arg)
+				// Call back into the editor while its request to us is
+				// still open.
+				raw, err := s.Call(ctx, "inner", []any{arg})
+				if err != nil {
+					return "error: " + err.Error()
+				}
+				var v string
+				_ = s.Codec().Unmarshal(raw, &v)
+				return "outer(" + v + ")"
+			case "nested":
+				return "nested ok"
+			}
+			return nil
+		}}
+		e := start(t, cc, h, rpc.Options{})
+		e.ed.request(1, "outer", "x")
+		f := e.ed.expect(wire.Request, "inner")
+		arg := decode[string](t, e.ed, f.params[0])
+		// While it handles our call, the editor calls the plugin again
+		// (as Vim does when a function it runs calls ch_evalexpr).
+		e.ed.request(2, "nested")
+		g := e.ed.expectResponse(2)
+		if got := decode[string](t, e.ed, g.result); got != "nested ok" {
+			t.Errorf("nested result %q", got)
+		}
+		e.ed.respond(f.id, "inner("+arg+")")
+		g = e.ed.expectResponse(1)
+		if got := decode[string](t, e.ed, g.result); got != "outer(inner(x))" {
+			t.Errorf("result %q, want outer(inner(x))", got)
+		}
+	})
+}
+
+func TestPreempt(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		var (
+			mu          sync.Mutex
+			preempted   []string
+			handled     []string
+			interrupted = make(chan struct{}, 1)
+			entered     = make(chan struct{})
+			release     = make(chan struct{})
+			after       = make(chan struct{})
+		)
+		h := &handler{notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+			mu.Lock()
+			handled = append(handled, m.Method)
+			mu.Unlock()
+			switch m.Method {
+			case "slow":
+				close(entered)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+			case "after":
+				close(after)
+			}
+		}}
+		opts := rpc.Options{Preempt: func(m *wire.Message) bool {
+			mu.Lock()
+			preempted = append(preempted, m.Method)
+			mu.Unlock()
+			if m.Method == "$interrupt" {
+				interrupted <- struct{}{}
+				return true
+			}
+			return false
+		}}
+		e := start(t, cc, h, opts)
+		e.ed.notify("slow")
+		recv(t, entered, "the slow notification to start")
+		// The notification goroutine is busy; the interrupt must not wait.
+		e.ed.notify("$interrupt", "user")
+		recv(t, interrupted, "Preempt to see the interrupt")
+		e.ed.notify("after")
+		close(release)
+		recv(t, after, "the notification after the interrupt")
+		mu.Lock()
+		defer mu.Unlock()
+		if want := []string{"slow", "$interrupt", "after"}; !reflect.DeepEqual(preempted, want) {
+			t.Errorf("Preempt saw %v, want %v", preempted, want)
+		}
+		if want := []string{"slow", "after"}; !reflect.DeepEqual(handled, want) {
+			t.Errorf("the handler saw %v, want %v", handled, want)
+		}
+	})
+}
+
+func TestCallCanceled(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		e := start(t, cc, nil, rpc.Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		res := call(ctx, e.sess, "slow")
+		f := e.ed.expect(wire.Request, "slow")
+		cancel()
+		r := recv(t, res, "the canceled call")
+		if !errors.Is(r.err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", r.err)
+		}
+
+		// A cause given to the context is what the call returns.
+		cause := errors.New("user gave up")
+		cctx, ccancel := context.WithCancelCause(context.Background())
+		res = call(cctx, e.sess, "slow2")
+		f2 := e.ed.expect(wire.Request, "slow2")
+		ccancel(cause)
+		if r := recv(t, res, "the canceled call"); !errors.Is(r.err, cause) {
+			t.Fatalf("err = %v, want %v", r.err, cause)
+		}
+
+		// The late answers, and one to an id never used, are dropped; the
+		// next call gets its own answer.
+		e.ed.respond(f.id, "late")
+		e.ed.respond(f2.id, "late2")
+		e.ed.respond(9999, "stray")
+		res = call(context.Background(), e.sess, "next")
+		g := e.ed.expect(wire.Request, "next")
+		if g.id == f.id || g.id == f2.id {
+			t.Errorf("id %d reused", g.id)
+		}
+		e.ed.respond(g.id, "fresh")
+		r = recv(t, res, "the next call")
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if got := decodeSession[string](t, e.sess, r.raw); got != "fresh" {
+			t.Errorf("result = %q, want fresh", got)
+		}
+	})
+}
+
+func TestEditorClosesStream(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		handlerCtxDone := make(chan struct{})
+		entered := make(chan struct{})
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+			close(entered)
+			<-ctx.Done()
+			close(handlerCtxDone)
+			return nil
+		}}
+		e := start(t, cc, h, rpc.Options{})
+		pending := make([]<-chan result, 3)
+		for i := range pending {
+			pending[i] = call(context.Background(), e.sess, "never")
+			e.ed.expect(wire.Request, "never")
+		}
+		e.ed.request(1, "block")
+		recv(t, entered, "the request handler to start")
+
+		e.ed.conn.Close()
+
+		for i, ch := range pending {
+			r := recv(t, ch, "a pending call to fail")
+			if !errors.Is(r.err, rpc.ErrClosed) {
+				t.Errorf("pending call %d: err = %v, want one wrapping rpc.ErrClosed", i, r.err)
+			}
+		}
+		err := recv(t, e.runErr, "Run to return")
+		if !errors.Is(err, io.EOF) {
+			t.Errorf("Run returned %v, want io.EOF", err)
+		}
+		recv(t, handlerCtxDone, "the request handler's ctx to end")
+		select {
+		case <-e.sess.Done():
+		default:
+			t.Error("Done is not closed after Run returned")
+		}
+		if err := e.sess.Err(); !errors.Is(err, rpc.ErrClosed) {
+			t.Errorf("Err() = %v, want one wrapping rpc.ErrClosed", err)
+		}
+		// Later calls fail at once.
+		if _, err := e.sess.Call(context.Background(), "late", nil); !errors.Is(err, rpc.ErrClosed) {
+			t.Errorf("Call after the end: %v, want rpc.ErrClosed", err)
+		}
+		if err := e.sess.Notify(context.Background(), "late", nil); !errors.Is(err, rpc.ErrClosed) {
+			t.Errorf("Notify after the end: %v, want rpc.ErrClosed", err)
+		}
+	})
+}
+
+func TestBadMessage(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		type bad struct {
+			kind wire.Kind
+			id   int64
+			err  error
+		}
+		bads := make(chan bad, 10)
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any { return "pong" }}
+		opts := rpc.Options{BadMessage: func(m *wire.Message, err error) any {
+			bads <- bad{m.Kind, m.ID, err}
+			return []any{nil, "bad message: " + err.Error()}
+		}}
+		e := start(t, cc, h, opts)
+
+		e.ed.send(e.ed.proto.malformedRequest(7))
+		f := e.ed.expectResponse(7)
+		got := decode[[]any](t, e.ed, f.result)
+		if len(got) != 2 || got[0] != nil || !strings.HasPrefix(fmt.Sprint(got[1]), "bad message: ") {
+			t.Errorf("answer to the bad request = %#v", got)
+		}
+		b := recv(t, bads, "BadMessage")
+		if b.kind != wire.Request || b.id != 7 || !errors.Is(b.err, wire.ErrMalformed) {
+			t.Errorf("BadMessage got %s %d %v", b.kind, b.id, b.err)
+		}
+
+		// A bad notification is reported but not answered, and the stream
+		// goes on.
+		e.ed.send(e.ed.proto.malformedNotification())
+		e.ed.request(8, "ping")
+		f = e.ed.expectResponse(8)
+		if got := decode[string](t, e.ed, f.result); got != "pong" {
+			t.Errorf("result %q", got)
+		}
+		b = recv(t, bads, "BadMessage")
+		if b.kind == wire.Request || !errors.Is(b.err, wire.ErrMalformed) {
+			t.Errorf("BadMessage got %s %d %v", b.kind, b.id, b.err)
+		}
+	})
+}
+
+func TestBadMessageWithoutHook(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any { return "pong" }}
+		e := start(t, cc, h, rpc.Options{})
+		e.ed.send(e.ed.proto.malformedRequest(7))
+		e.ed.send(e.ed.proto.malformedNotification())
+		e.ed.request(8, "ping")
+		f := e.ed.expectResponse(8)
+		if got := decode[string](t, e.ed, f.result); got != "pong" {
+			t.Errorf("result %q", got)
+		}
+	})
+}
+
+func TestRemoteError(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		if cc.newProto(bytes.NewReader(nil)).errorResponse(1, "x") == nil {
+			t.Skip("this editor has no error slot")
+		}
+		e := start(t, cc, nil, rpc.Options{})
+		for _, tt := range []struct {
+			errVal any
+			want   string
+		}{
+			{[]any{0, "Vim:E117: Unknown function: Nope"}, "Vim:E117: Unknown function: Nope"},
+			{[]any{1, []byte("Vim:E5108: sent as bin")}, "Vim:E5108: sent as bin"},
+			{"just a string", "just a string"},
+			{[]any{1, 2, 3}, "[1 2 3]"},
+		} {
+			res := call(context.Background(), e.sess, "nvim_call_function", "Nope", []any{})
+			f := e.ed.expect(wire.Request, "nvim_call_function")
+			e.ed.send(e.ed.proto.errorResponse(f.id, tt.errVal))
+			r := recv(t, res, "the failed call")
+			var re *rpc.RemoteError
+			if !errors.As(r.err, &re) {
+				t.Fatalf("err = %v (%T), want *rpc.RemoteError", r.err, r.err)
+			}
+			if re.Error() != tt.want {
+				t.Errorf("Error() = %q, want %q", re.Error(), tt.want)
+			}
+		}
+		// The session goes on working.
+		res := call(context.Background(), e.sess, "ok")
+		f := e.ed.expect(wire.Request, "ok")
+		e.ed.respond(f.id, 1)
+		if r := recv(t, res, "the call"); r.err != nil {
+			t.Fatal(r.err)
+		}
+	})
+}
+
+// A request starts only after the notifications that arrived before it have
+// been handled, so "notify, then request" sees the notification's effect.
+func TestRequestWaitsForEarlierNotifications(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		var (
+			set        atomic.Bool
+			markerSeen = make(chan struct{})
+		)
+		h := &handler{
+			notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+				if m.Method != "set" {
+					return
+				}
+				// Hold on until the read loop has gone past the request,
+				// so that the request has every chance to start early.
+				select {
+				case <-markerSeen:
+				case <-ctx.Done():
+				}
+				runtime.Gosched()
+				set.Store(true)
+			},
+			request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+				return set.Load()
+			},
+		}
+		opts := rpc.Options{Preempt: func(m *wire.Message) bool {
+			if m.Method == "marker" {
+				close(markerSeen)
+				return true
+			}
+			return false
+		}}
+		e := start(t, cc, h, opts)
+		e.ed.notify("set")
+		e.ed.request(1, "get")
+		e.ed.notify("marker")
+		f := e.ed.expectResponse(1)
+		if !decode[bool](t, e.ed, f.result) {
+			t.Error("the request ran before the notification sent ahead of it was handled")
+		}
+	})
+}
+
+// A notification handler that calls the editor may be answered only after
+// the editor has called the plugin in turn; that request must not queue
+// behind the notification, or both sides would wait forever.
+func TestReentrantCallFromNotification(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		done := make(chan string, 1)
+		h := &handler{
+			notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+				raw, err := s.Call(ctx, "inner", nil)
+				if err != nil {
+					done <- "error: " + err.Error()
+					return
+				}
+				var v string
+				_ = s.Codec().Unmarshal(raw, &v)
+				done <- v
+			},
+			request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any { return "nested ok" },
+		}
+		e := start(t, cc, h, rpc.Options{})
+		e.ed.notify("outer")
+		f := e.ed.expect(wire.Request, "inner")
+		e.ed.request(2, "nested")
+		g := e.ed.expectResponse(2)
+		if got := decode[string](t, e.ed, g.result); got != "nested ok" {
+			t.Errorf("nested result %q", got)
+		}
+		e.ed.respond(f.id, "inner done")
+		if got := recv(t, done, "the notification handler"); got != "inner done" {
+			t.Errorf("the notification handler got %q", got)
+		}
+	})
+}
