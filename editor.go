@@ -29,7 +29,7 @@ type BatchError struct {
 }
 
 func (e *BatchError) Error() string {
-	return fmt.Sprintf("batch call %d, %s(): %v", e.Index, e.Fn, e.Err)
+	return fmt.Sprintf("batch call %d: %v", e.Index, e.Err)
 }
 
 func (e *BatchError) Unwrap() error { return e.Err }

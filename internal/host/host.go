@@ -157,7 +157,7 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 		return results, fmt.Errorf("unexpected batch error from the editor: %.100s", pair[1])
 	}
 	idx, _ := fail[0].(int64)
-	msg := fmt.Sprint(fail[len(fail)-1])
+	msg := trimThrowpoint(fmt.Sprint(fail[len(fail)-1]))
 	be := &BatchError{Index: int(idx), Msg: msg}
 	if be.Index >= 0 && be.Index < len(calls) {
 		be.Fn = calls[be.Index].Fn

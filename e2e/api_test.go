@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// The SDK's editor API: Call, CallAs, Cmd, Eval, Batch, Redraw, Notify,
+// Meta and the message helpers.
+func TestEditorAPI(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		mustEqual(t, ed, "Call", ed.MustEval(t, `vigor#request('vtest', 'call', ['abs', [-3]])`), int64(3))
+		mustEqual(t, ed, "Call, no args", ed.MustEval(t, `vigor#request('vtest', 'call', ['localtime', []]) > 0`), int64(1))
+		mustEqual(t, ed, "CallAs", ed.MustEval(t, `vigor#request('vtest', 'call_int', ['strlen', ['abcd']])`), int64(4))
+		mustThrow(t, ed, `vigor#request('vtest', 'call_int', ['toupper', ['x']])`, "vtest.call_int: toupper(): cannot use String as int")
+		mustThrow(t, ed, `vigor#request('vtest', 'call', ['NoSuchFunction', []])`, "vtest.call: NoSuchFunction(): ", "E117: Unknown function: NoSuchFunction")
+		ed.MustExec(t, `function! Thrower() abort
+throw 'my own error'
+endfunction`)
+		msg := mustThrow(t, ed, `vigor#request('vtest', 'call', ['Thrower', []])`, "vtest.call: Thrower(): my own error")
+		if strings.Contains(msg, "line") {
+			t.Fatalf("%s: the error carries a throwpoint: %q", ed.Kind, msg)
+		}
+		// Cmd and Eval see vars as l: variables.
+		ed.MustEval(t, `vigor#request('vtest', 'cmd', ['let g:x = l:a + l:b', {'a': 1, 'b': 2}])`)
+		mustEqual(t, ed, "Cmd", ed.MustEval(t, `g:x`), int64(3))
+		ed.MustEval(t, `vigor#request('vtest', 'cmd', ['let g:y = 7', {}])`)
+		mustEqual(t, ed, "Cmd without vars", ed.MustEval(t, `g:y`), int64(7))
+		mustThrow(t, ed, `vigor#request('vtest', 'cmd', ['notacommand', {}])`, "vtest.cmd:", "E492")
+		mustEqual(t, ed, "Eval", ed.MustEval(t, `vigor#request('vtest', 'eval', ['l:n * 2', {'n': 21}])`), int64(42))
+		mustEqual(t, ed, "Eval list", ed.MustEval(t, `vigor#request('vtest', 'eval', ['[1, "a"]', {}])`), []any{int64(1), "a"})
+		// Redraw works (and does nothing visible in a headless editor).
+		mustEqual(t, ed, "Redraw", ed.MustEval(t, `vigor#request('vtest', 'redraw', [v:false])`), nil)
+		mustEqual(t, ed, "Redraw!", ed.MustEval(t, `vigor#request('vtest', 'redraw', [v:true])`), nil)
+		// Notify does not wait; its errors reach the user.
+		ed.MustEval(t, `vigor#request('vtest', 'notify', ['setline', [1, 'notified']])`)
+		ed.WaitFor(t, `getline(1) ==# 'notified'`, 10*time.Second)
+		ed.MustEval(t, `vigor#request('vtest', 'notify', ['NoSuchFunction', [1]])`)
+		ed.WaitFor(t, `execute('messages') =~# '\[vtest\] NoSuchFunction(): .*E117'`, 10*time.Second)
+		// Meta.
+		var meta map[string]any
+		if err := ed.EvalInto(`vigor#request('vtest', 'meta', [])`, &meta); err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, ed, "Meta.Host", meta["Host"], ed.Kind)
+		mustEqual(t, ed, "Meta.Platform", meta["Platform"], "linux")
+		mustEqual(t, ed, "Meta.Mode", meta["Mode"], "test")
+		wantVersion := ed.MustEval(t, map[string]string{
+			"vim":  `printf('%d.%d.%d', v:version / 100, v:version % 100, v:versionlong % 10000)`,
+			"nvim": `luaeval('vim.version().major .. "." .. vim.version().minor .. "." .. vim.version().patch')`}[ed.Kind])
+		mustEqual(t, ed, "Meta.Version", meta["Version"], wantVersion)
+		mustEqual(t, ed, "Name", ed.MustEval(t, `vigor#request('vtest', 'name', [])`), "vtest")
+		// Infof and Warnf reach :messages.
+		ed.MustEval(t, `vigor#request('vtest', 'info', ['hello there'])`)
+		ed.MustEval(t, `vigor#request('vtest', 'warn', ['watch out'])`)
+		ed.WaitFor(t, `execute('messages') =~# '\[vtest\] hello there' && execute('messages') =~# '\[vtest\] watch out'`, 10*time.Second)
+	})
+}
+
+// Batch gives the same results, and the same partial results and failing
+// index, on both editors.
+func TestBatch(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		got := ed.MustEval(t, `vigor#request('vtest', 'batch', [[['abs', -1], ['toupper', 'a'], ['range', 3], ['localtime']]])`)
+		m := got.(map[string]any)
+		res := m["results"].([]any)
+		mustEqual(t, ed, "results", res[:3], []any{int64(1), "A", []any{int64(0), int64(1), int64(2)}})
+		mustEqual(t, ed, "index", m["index"], int64(-1))
+		got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['abs', -1], ['NoSuchFunction', 1], ['abs', -2]]])`)
+		m = got.(map[string]any)
+		mustEqual(t, ed, "partial results", m["results"], []any{int64(1)})
+		mustEqual(t, ed, "BatchError.Results", m["partial"], []any{int64(1)})
+		mustEqual(t, ed, "failing index", m["index"], int64(1))
+		if e := m["error"].(string); !strings.HasPrefix(e, "batch call 1: NoSuchFunction(): ") || !strings.Contains(e, "E117") {
+			t.Fatalf("%s: batch error %q", ed.Kind, e)
+		}
+		// Global user functions, errors they raise, and errors they
+		// silence themselves.
+		ed.MustExec(t, `function! Twice(x) abort
+return a:x * 2
+endfunction`)
+		ed.MustExec(t, `function! Quiet() abort
+silent! notacommand
+return 'quiet'
+endfunction`)
+		ed.MustExec(t, `function! Boom() abort
+throw 'boom from Boom'
+endfunction`)
+		got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['Twice', 4], ['Quiet'], ['Boom'], ['Twice', 5]]])`)
+		m = got.(map[string]any)
+		mustEqual(t, ed, "user functions", m["results"], []any{int64(8), "quiet"})
+		mustEqual(t, ed, "user error index", m["index"], int64(2))
+		mustEqual(t, ed, "user error", m["error"], "batch call 2: Boom(): boom from Boom")
+		mustEqual(t, ed, "Call of a user function", ed.MustEval(t, `vigor#request('vtest', 'call', ['Twice', [21]])`), int64(42))
+		mustEqual(t, ed, "Call of a function that silences an error", ed.MustEval(t, `vigor#request('vtest', 'call', ['Quiet', []])`), "quiet")
+		// An empty batch.
+		got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[]])`)
+		mustEqual(t, ed, "empty", got.(map[string]any)["results"], []any{})
+		// 1000 calls in one batch.
+		mustEqual(t, ed, "1000 calls", ed.MustEval(t, `len(vigor#request('vtest', 'batch', [map(range(1000), {i -> ['abs', -i]})]).results)`), int64(1000))
+	})
+}
