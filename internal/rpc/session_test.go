@@ -231,6 +231,8 @@ func (e *editor) send(b []byte) {
 	e.t.Helper()
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
+	// A session that stopped reading must fail the test, not hang it.
+	_ = e.conn.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := e.conn.Write(b); err != nil {
 		e.t.Fatalf("editor write: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -263,20 +264,87 @@ func Unmarshal(r wire.Raw, v any) error {
 	return decode(d, v)
 }
 
-// decode decodes into v. Into an empty *any, the unsigned integers that the
-// loose decoder returns for msgpack's uint formats (which Neovim uses for
-// every Number >= 0) become int64, as documented.
+// decode decodes into v. The unsigned integers that the loose decoder
+// returns for msgpack's uint formats (which Neovim uses for every Number
+// >= 0) become int64, as documented: into an empty *any, and inside
+// interface values ([]any, a struct field of type any), as the vimjson codec
+// does.
 func decode(d *msgpack.Decoder, v any) error {
-	p, ok := v.(*any)
-	if !ok || *p != nil {
-		return d.Decode(v)
+	if p, ok := v.(*any); ok && *p == nil {
+		x, err := d.DecodeInterfaceLoose()
+		if err != nil {
+			return err
+		}
+		*p = fixInts(x)
+		return nil
 	}
-	x, err := d.DecodeInterfaceLoose()
-	if err != nil {
+	if err := d.Decode(v); err != nil {
 		return err
 	}
-	*p = fixInts(x)
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() && hasInterface(rv.Type().Elem(), nil) {
+		fixValue(rv.Elem())
+	}
 	return nil
+}
+
+// hasInterface reports whether values of t can hold an interface value.
+func hasInterface(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return hasInterface(t.Elem(), mark(seen, t))
+	case reflect.Struct:
+		seen = mark(seen, t)
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).IsExported() && hasInterface(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func mark(seen map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
+	if seen == nil {
+		seen = make(map[reflect.Type]bool)
+	}
+	seen[t] = true
+	return seen
+}
+
+// fixValue applies fixInts to the interface values under v.
+func fixValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if !v.IsNil() && v.CanSet() {
+			v.Set(reflect.ValueOf(fixInts(v.Elem().Interface())))
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			fixValue(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			fixValue(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fixValue(v.Field(i))
+			}
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			fixValue(e)
+			v.SetMapIndex(k, e)
+		}
+	}
 }
 
 func fixInts(x any) any {

@@ -803,3 +803,31 @@ func TestCodecInterface(t *testing.T) {
 		t.Errorf("Unmarshal: %v, %v", b, err)
 	}
 }
+
+// Numbers inside interface values get the same types as at the top level,
+// whatever the target (the msgpackrpc codec does the same).
+func TestNestedNumbers(t *testing.T) {
+	in := wire.Raw(`[200,-1,1.5,2.0,"s",[300],{"k":65536}]`)
+	want := []any{int64(200), int64(-1), 1.5, 2.0, "s", []any{int64(300)}, map[string]any{"k": int64(65536)}}
+	var l []any
+	if err := vimjson.Unmarshal(in, &l); err != nil || !reflect.DeepEqual(l, want) {
+		t.Errorf("into []any: %#v, %v", l, err)
+	}
+	var m map[string]any
+	if err := vimjson.Unmarshal(wire.Raw(`{"a":1,"b":[2.5,3]}`), &m); err != nil ||
+		!reflect.DeepEqual(m, map[string]any{"a": int64(1), "b": []any{2.5, int64(3)}}) {
+		t.Errorf("into map[string]any: %#v, %v", m, err)
+	}
+	type withAny struct {
+		N    any      `json:"n"`
+		L    []any    `json:"l"`
+		Next *withAny `json:"next"`
+	}
+	var s withAny
+	if err := vimjson.Unmarshal(wire.Raw(`{"n":7,"l":[1,1.0],"next":{"n":8}}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.N != int64(7) || !reflect.DeepEqual(s.L, []any{int64(1), 1.0}) || s.Next == nil || s.Next.N != int64(8) {
+		t.Errorf("into a struct: %+v (next %+v)", s, s.Next)
+	}
+}

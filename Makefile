@@ -1,0 +1,39 @@
+# Vigor's make targets. `make test` and `make demo` install the editors they
+# need first (scripts/setup-editors.sh), so they work on a fresh machine.
+SHELL := /bin/bash
+GO ?= go
+FUZZTIME ?= 10s
+EDITORS = $$(scripts/setup-editors.sh --env)
+
+.PHONY: test check vet unit fuzz demo editors
+
+## test: install Vim and Neovim if missing, then run every check and test.
+test:
+	@env $(EDITORS) $(MAKE) --no-print-directory check
+
+check: vet unit fuzz
+
+## vet: gofmt and go vet.
+vet:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+## unit: every test (unit and end-to-end), with the race detector.
+unit:
+	$(GO) test -race -count=1 ./...
+
+## fuzz: a short fuzz run of both decoders, with their seed corpora.
+fuzz:
+	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
+	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
+	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
+	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
+
+## demo: the main job for now: the example plugin answers in Vim and Neovim.
+demo:
+	@env $(EDITORS) scripts/demo.sh
+
+## editors: install Vim and Neovim and print their paths.
+editors:
+	@scripts/setup-editors.sh

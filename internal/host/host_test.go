@@ -1,0 +1,568 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// fakeCaller records what an adapter sends and answers with a fixed reply.
+type fakeCaller struct {
+	mu     sync.Mutex
+	sent   []sent
+	reply  wire.Raw
+	err    error
+	notify bool
+}
+
+type sent struct {
+	notify bool
+	method string
+	params []any
+}
+
+func (f *fakeCaller) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sent = append(f.sent, sent{false, method, params})
+	return f.reply, f.err
+}
+
+func (f *fakeCaller) Notify(ctx context.Context, method string, params []any) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sent = append(f.sent, sent{true, method, params})
+	return f.err
+}
+
+func (f *fakeCaller) only(t *testing.T) sent {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.sent) != 1 {
+		t.Fatalf("sent %d messages, want 1: %+v", len(f.sent), f.sent)
+	}
+	return f.sent[0]
+}
+
+func checkSent(t *testing.T, got sent, notify bool, method string, params []any) {
+	t.Helper()
+	if got.notify != notify || got.method != method {
+		t.Errorf("sent notify=%v %q, want notify=%v %q", got.notify, got.method, notify, method)
+	}
+	if !reflect.DeepEqual(got.params, params) {
+		t.Errorf("params = %#v\nwant     %#v", got.params, params)
+	}
+}
+
+func vimAdapter(reply string, err error) (*fakeCaller, host.Adapter) {
+	f := &fakeCaller{reply: wire.Raw(reply), err: err}
+	return f, host.New("vim", f, vimjson.New(strings.NewReader("")))
+}
+
+var bg = context.Background()
+
+// mp encodes v the way Neovim does (smallest formats, uint for n >= 0).
+func mp(t *testing.T, v any) wire.Raw {
+	t.Helper()
+	b, err := msgpackrpc.New(strings.NewReader("")).AppendResponse(nil, 1, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m wire.Message
+	if err := msgpackrpc.New(strings.NewReader(string(b))).ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.Result
+}
+
+func nvimAdapter(t *testing.T, reply any, err error, mode string) (*fakeCaller, *host.Nvim) {
+	f := &fakeCaller{err: err}
+	if reply != nil {
+		f.reply = mp(t, reply)
+	}
+	a := host.New("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim)
+	a.BatchMode = mode
+	return f, a
+}
+
+func rawStrings(rs []wire.Raw) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Vim.
+
+func TestVimCall(t *testing.T) {
+	tests := []struct {
+		reply string
+		want  string
+	}{
+		{`[42,null]`, `42`},
+		{`["hello",null]`, `"hello"`},
+		{`[{"a":[1,2]},null]`, `{"a":[1,2]}`},
+		{`[null,null]`, `null`}, // the function returned v:null
+		{` [ 1.5 , null ] `, `1.5`},
+	}
+	for _, tt := range tests {
+		f, vim := vimAdapter(tt.reply, nil)
+		got, err := vim.Call(bg, "Foo", []any{1, "a"})
+		if err != nil {
+			t.Errorf("reply %s: %v", tt.reply, err)
+			continue
+		}
+		if string(got) != tt.want {
+			t.Errorf("reply %s: result %s, want %s", tt.reply, got, tt.want)
+		}
+		checkSent(t, f.only(t), false, protocol.FuncVimCall, []any{"Foo", []any{1, "a"}})
+	}
+	// nil args are sent as an empty List.
+	f, vim := vimAdapter(`[0,null]`, nil)
+	if _, err := vim.Call(bg, "Bar", nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), false, protocol.FuncVimCall, []any{"Bar", []any{}})
+}
+
+func TestVimCallError(t *testing.T) {
+	_, vim := vimAdapter(`[null,"E117: Unknown function: Foo"]`, nil)
+	got, err := vim.Call(bg, "Foo", nil)
+	var ce *host.CallError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v (%T), want *host.CallError", err, err)
+	}
+	if got != nil {
+		t.Errorf("result %s with an error", got)
+	}
+	if ce.Fn != "Foo" || ce.Msg != "E117: Unknown function: Foo" {
+		t.Errorf("CallError = %+v", ce)
+	}
+	if want := "Foo(): E117: Unknown function: Foo"; err.Error() != want {
+		t.Errorf("Error() = %q, want %q", err.Error(), want)
+	}
+}
+
+func TestVimCallHelperMissing(t *testing.T) {
+	// What Vim answers when the "call" command names a function that does
+	// not exist: the helper is not on 'runtimepath'.
+	_, vim := vimAdapter(`"ERROR"`, nil)
+	_, err := vim.Call(bg, "Foo", nil)
+	var ce *host.CallError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v (%T), want *host.CallError", err, err)
+	}
+	if ce.Fn != "Foo" || !strings.Contains(ce.Msg, "runtimepath") || !strings.Contains(ce.Msg, "helper") {
+		t.Errorf("CallError = %+v, want a hint about 'runtimepath'", ce)
+	}
+}
+
+func TestVimCallUnexpectedReply(t *testing.T) {
+	for _, reply := range []string{`[1,2,3]`, `[1]`, `42`, `"other"`, `{"a":1}`, `[1,`} {
+		_, vim := vimAdapter(reply, nil)
+		_, err := vim.Call(bg, "Foo", nil)
+		var ce *host.CallError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "unexpected reply from Vim") {
+			t.Errorf("reply %s: err = %v, want an unexpected reply CallError", reply, err)
+		}
+	}
+	// The message quotes at most 100 bytes of the reply.
+	long := `[` + strings.Repeat(`1,`, 200) + `1]`
+	_, vim := vimAdapter(long, nil)
+	_, err := vim.Call(bg, "Foo", nil)
+	if err == nil || len(err.Error()) > 200 {
+		t.Errorf("long reply: err = %v", err)
+	}
+}
+
+func TestVimCallerError(t *testing.T) {
+	closed := fmt.Errorf("%w: the editor closed the channel", rpc.ErrClosed)
+	_, vim := vimAdapter("", closed)
+	_, err := vim.Call(bg, "Foo", nil)
+	if !errors.Is(err, rpc.ErrClosed) {
+		t.Errorf("Call: err = %v, want rpc.ErrClosed", err)
+	}
+	var ce *host.CallError
+	if errors.As(err, &ce) {
+		t.Errorf("Call: a transport error became a CallError: %v", err)
+	}
+	if _, err := vim.Batch(bg, []host.Call{{Fn: "a"}}); !errors.Is(err, rpc.ErrClosed) {
+		t.Errorf("Batch: err = %v, want rpc.ErrClosed", err)
+	}
+	if err := vim.Notify(bg, "a", nil); !errors.Is(err, rpc.ErrClosed) {
+		t.Errorf("Notify: err = %v, want rpc.ErrClosed", err)
+	}
+}
+
+func TestVimNotify(t *testing.T) {
+	f, vim := vimAdapter("", nil)
+	if err := vim.Notify(bg, "Echo", []any{"hi"}); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), true, "Echo", []any{"hi"})
+	f, vim = vimAdapter("", nil)
+	if err := vim.Notify(bg, "Redraw", nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), true, "Redraw", []any{})
+}
+
+var threeCalls = []host.Call{{Fn: "a"}, {Fn: "b", Args: []any{1, "x"}}, {Fn: "c", Args: []any{}}}
+
+func TestVimBatch(t *testing.T) {
+	f, vim := vimAdapter(`[[1,"x",null],null]`, nil)
+	got, err := vim.Batch(bg, threeCalls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`1`, `"x"`, `null`}; !reflect.DeepEqual(rawStrings(got), want) {
+		t.Errorf("results %q, want %q", rawStrings(got), want)
+	}
+	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{[]any{
+		[]any{"a", []any{}},
+		[]any{"b", []any{1, "x"}},
+		[]any{"c", []any{}},
+	}})
+	// The request encodes as Vim expects.
+	b, err := vimjson.New(strings.NewReader("")).AppendRequest(nil, 1, f.sent[0].method, f.sent[0].params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `["call","` + protocol.FuncVimBatch + `",[[["a",[]],["b",[1,"x"]],["c",[]]]],-1]` + "\n"
+	if string(b) != want {
+		t.Errorf("wire form %s, want %s", b, want)
+	}
+}
+
+func TestVimBatchError(t *testing.T) {
+	tests := []struct {
+		name    string
+		reply   string
+		results []string
+		index   int
+		fn      string
+		msg     string
+	}{
+		{"second call fails", `[[1],[1,"E121: Undefined variable: x"]]`, []string{`1`}, 1, "b", "E121: Undefined variable: x"},
+		{"first call fails", `[[],[0,"E117: Unknown function: a"]]`, []string{}, 0, "a", "E117: Unknown function: a"},
+		{"last call fails", `[[1,2],[2,"boom"]]`, []string{`1`, `2`}, 2, "c", "boom"},
+		{"results truncated", `[[1,2,3],[1,"boom"]]`, []string{`1`}, 1, "b", "boom"},
+		{"index out of range", `[[1,2,3],[5,"boom"]]`, []string{`1`, `2`, `3`}, 5, "", "boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, vim := vimAdapter(tt.reply, nil)
+			got, err := vim.Batch(bg, threeCalls)
+			var be *host.BatchError
+			if !errors.As(err, &be) {
+				t.Fatalf("err = %v (%T), want *host.BatchError", err, err)
+			}
+			if be.Index != tt.index || be.Fn != tt.fn || be.Msg != tt.msg {
+				t.Errorf("BatchError = %+v, want index %d fn %q msg %q", be, tt.index, tt.fn, tt.msg)
+			}
+			if !reflect.DeepEqual(rawStrings(got), tt.results) {
+				t.Errorf("results %q, want %q", rawStrings(got), tt.results)
+			}
+		})
+	}
+	_, vim := vimAdapter(`[[1],[1,"E121: Undefined variable: x"]]`, nil)
+	_, err := vim.Batch(bg, threeCalls)
+	if want := "call 1 of the batch, b(): E121: Undefined variable: x"; err == nil || err.Error() != want {
+		t.Errorf("Error() = %v, want %q", err, want)
+	}
+}
+
+func TestVimBatchLargeIndex(t *testing.T) {
+	calls := make([]host.Call, 200)
+	var results []string
+	for i := range calls {
+		calls[i] = host.Call{Fn: fmt.Sprintf("f%d", i)}
+		if i < 150 {
+			results = append(results, fmt.Sprint(i))
+		}
+	}
+	_, vim := vimAdapter(`[[`+strings.Join(results, ",")+`],[150,"boom"]]`, nil)
+	got, err := vim.Batch(bg, calls)
+	var be *host.BatchError
+	if !errors.As(err, &be) || be.Index != 150 || be.Fn != "f150" {
+		t.Fatalf("err = %v, want call 150 (f150)", err)
+	}
+	if len(got) != 150 {
+		t.Errorf("%d results, want 150", len(got))
+	}
+}
+
+func TestVimBatchBadReply(t *testing.T) {
+	for _, reply := range []string{`"x"`, `[1]`, `[1,null]`, `[[1],"oops"]`, `[[1],[1]]`, `[[1],{}]`} {
+		_, vim := vimAdapter(reply, nil)
+		_, err := vim.Batch(bg, threeCalls)
+		var be *host.BatchError
+		if err == nil || errors.As(err, &be) {
+			t.Errorf("reply %s: err = %v, want an unexpected reply error", reply, err)
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Neovim.
+
+func TestNvimCall(t *testing.T) {
+	f, nv := nvimAdapter(t, []any{"x", 1}, nil, "")
+	got, err := nv.Call(bg, "Foo", []any{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(mp(t, []any{"x", 1})) {
+		t.Errorf("result % x", got)
+	}
+	checkSent(t, f.only(t), false, "nvim_call_function", []any{"Foo", []any{1}})
+
+	f, nv = nvimAdapter(t, 1, nil, "")
+	if _, err := nv.Call(bg, "Bar", nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), false, "nvim_call_function", []any{"Bar", []any{}})
+}
+
+// remoteError returns the error that a real session reports when Neovim
+// answers with errVal in the error slot.
+func remoteError(t *testing.T, errVal any) error {
+	t.Helper()
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	sess := rpc.New(msgpackrpc.New(a), a, rpc.Options{Handler: nopHandler{}})
+	go func() { _ = sess.Run(context.Background()) }()
+	go func() {
+		var m wire.Message
+		if err := msgpackrpc.New(b).ReadMessage(&m); err != nil {
+			return
+		}
+		out, _ := msgpack.Marshal([]any{1, m.ID, errVal, nil})
+		_, _ = b.Write(out)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := sess.Call(ctx, "nvim_call_function", nil)
+	var re *rpc.RemoteError
+	if !errors.As(err, &re) {
+		t.Fatalf("the session returned %v (%T), want *rpc.RemoteError", err, err)
+	}
+	return err
+}
+
+type nopHandler struct{}
+
+func (nopHandler) Request(context.Context, *wire.Message) any  { return nil }
+func (nopHandler) Notification(context.Context, *wire.Message) {}
+
+func TestNvimCallRemoteError(t *testing.T) {
+	tests := []struct {
+		errVal any
+		msg    string
+	}{
+		{[]any{0, "Vim:E117: Unknown function: Foo"}, "Vim:E117: Unknown function: Foo"},
+		{[]any{0, "function Outer[2]..Inner, line 6: Vim(call):boom"}, "Vim(call):boom"},
+		{[]any{0, "Foo[1]..Bar, line 3: E121: Undefined variable: x"}, "E121: Undefined variable: x"},
+		{[]any{0, "plain message"}, "plain message"},
+	}
+	for _, tt := range tests {
+		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
+		_, err := nv.Call(bg, "Foo", nil)
+		var ce *host.CallError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v: err = %v (%T), want *host.CallError", tt.errVal, err, err)
+			continue
+		}
+		if ce.Fn != "Foo" || ce.Msg != tt.msg {
+			t.Errorf("CallError = %+v, want Fn Foo, Msg %q", ce, tt.msg)
+		}
+	}
+	// Transport errors pass through unchanged.
+	closed := fmt.Errorf("%w: write: broken pipe", rpc.ErrClosed)
+	_, nv := nvimAdapter(t, nil, closed, "")
+	if _, err := nv.Call(bg, "Foo", nil); err != closed {
+		t.Errorf("err = %v, want %v", err, closed)
+	}
+}
+
+func TestNvimNotify(t *testing.T) {
+	f, nv := nvimAdapter(t, nil, nil, "")
+	if err := nv.Notify(bg, "Echo", nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), true, "nvim_call_function", []any{"Echo", []any{}})
+}
+
+func TestNvimBatchModes(t *testing.T) {
+	list := []any{
+		[]any{"a", []any{}},
+		[]any{"b", []any{1, "x"}},
+		[]any{"c", []any{}},
+	}
+	tests := []struct {
+		mode   string
+		method string
+		check  func(t *testing.T, params []any)
+	}{
+		{"", "nvim_call_atomic", func(t *testing.T, params []any) {
+			want := []any{[]any{
+				[]any{"nvim_call_function", []any{"a", []any{}}},
+				[]any{"nvim_call_function", []any{"b", []any{1, "x"}}},
+				[]any{"nvim_call_function", []any{"c", []any{}}},
+			}}
+			if !reflect.DeepEqual(params, want) {
+				t.Errorf("params %#v", params)
+			}
+		}},
+		{"atomic", "nvim_call_atomic", nil},
+		{"lua", "nvim_exec_lua", func(t *testing.T, params []any) {
+			if len(params) != 2 {
+				t.Fatalf("params %#v", params)
+			}
+			if code, _ := params[0].(string); !strings.Contains(code, "pcall(vim.call") {
+				t.Errorf("lua code %q", params[0])
+			}
+			if !reflect.DeepEqual(params[1], []any{list}) {
+				t.Errorf("lua args %#v", params[1])
+			}
+		}},
+		{"vimscript", "nvim_call_function", func(t *testing.T, params []any) {
+			if want := []any{protocol.FuncBatch, []any{list}}; !reflect.DeepEqual(params, want) {
+				t.Errorf("params %#v, want %#v", params, want)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			f, nv := nvimAdapter(t, []any{[]any{1, "x", nil}, nil}, nil, tt.mode)
+			got, err := nv.Batch(bg, threeCalls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{string(mp(t, 1)), string(mp(t, "x")), string(mp(t, nil))}
+			if !reflect.DeepEqual(rawStrings(got), want) {
+				t.Errorf("results % x, want % x", got, want)
+			}
+			s := f.only(t)
+			if s.method != tt.method || s.notify {
+				t.Errorf("sent %q (notify %v), want %q", s.method, s.notify, tt.method)
+			}
+			if tt.check != nil {
+				tt.check(t, s.params)
+			}
+		})
+	}
+}
+
+func TestNvimBatchError(t *testing.T) {
+	tests := []struct {
+		name  string
+		mode  string
+		fail  []any
+		index int
+		fn    string
+		msg   string
+	}{
+		// nvim_call_atomic: [index, error type, message].
+		{"atomic", "", []any{1, 0, "Vim:E121: Undefined variable: x"}, 1, "b", "Vim:E121: Undefined variable: x"},
+		{"atomic throwpoint", "", []any{2, 0, "function c[1]..d, line 2: boom"}, 2, "c", "boom"},
+		// The Lua and Vim script loops: [index, message].
+		{"lua", "lua", []any{1, "Vim:E121: Undefined variable: x"}, 1, "b", "Vim:E121: Undefined variable: x"},
+		{"vimscript", "vimscript", []any{0, "E117: Unknown function: a"}, 0, "a", "E117: Unknown function: a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			results := []any{}
+			for i := 0; i < tt.index; i++ {
+				results = append(results, i)
+			}
+			_, nv := nvimAdapter(t, []any{results, tt.fail}, nil, tt.mode)
+			got, err := nv.Batch(bg, threeCalls)
+			var be *host.BatchError
+			if !errors.As(err, &be) {
+				t.Fatalf("err = %v (%T), want *host.BatchError", err, err)
+			}
+			if be.Index != tt.index || be.Fn != tt.fn || be.Msg != tt.msg {
+				t.Errorf("BatchError = %+v, want index %d fn %q msg %q", be, tt.index, tt.fn, tt.msg)
+			}
+			if len(got) != tt.index {
+				t.Errorf("%d results, want %d", len(got), tt.index)
+			}
+		})
+	}
+}
+
+// Neovim sends Numbers >= 128 in msgpack's uint formats.
+func TestNvimBatchLargeIndex(t *testing.T) {
+	for _, n := range []int{127, 128, 150, 255, 256, 300} {
+		calls := make([]host.Call, n+10)
+		results := []any{}
+		for i := range calls {
+			calls[i] = host.Call{Fn: fmt.Sprintf("f%d", i)}
+			if i < n {
+				results = append(results, i)
+			}
+		}
+		_, nv := nvimAdapter(t, []any{results, []any{n, 0, "boom"}}, nil, "")
+		got, err := nv.Batch(bg, calls)
+		var be *host.BatchError
+		if !errors.As(err, &be) || be.Index != n || be.Fn != fmt.Sprintf("f%d", n) {
+			t.Errorf("failure at %d: err = %v", n, err)
+			continue
+		}
+		if len(got) != n {
+			t.Errorf("failure at %d: %d results", n, len(got))
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	f := &fakeCaller{}
+	if _, ok := host.New("vim", f, vimjson.New(strings.NewReader(""))).(*host.Vim); !ok {
+		t.Error(`New("vim") is not a *host.Vim`)
+	}
+	if _, ok := host.New("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim); !ok {
+		t.Error(`New("nvim") is not a *host.Nvim`)
+	}
+	if c, err := host.NewCodec("vim", strings.NewReader("")); err != nil {
+		t.Error(err)
+	} else if _, ok := c.(*vimjson.Codec); !ok {
+		t.Errorf(`NewCodec("vim") = %T`, c)
+	}
+	if c, err := host.NewCodec("nvim", strings.NewReader("")); err != nil {
+		t.Error(err)
+	} else if _, ok := c.(*msgpackrpc.Codec); !ok {
+		t.Errorf(`NewCodec("nvim") = %T`, c)
+	}
+	if _, err := host.NewCodec("emacs", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
+		t.Errorf(`NewCodec("emacs"): err = %v`, err)
+	}
+}
+
+func TestErrorStrings(t *testing.T) {
+	if got := (&host.CallError{Fn: "F", Msg: "m"}).Error(); got != "F(): m" {
+		t.Errorf("CallError: %q", got)
+	}
+	if got := (&host.BatchError{Index: 3, Fn: "F", Msg: "m"}).Error(); got != "call 3 of the batch, F(): m" {
+		t.Errorf("BatchError: %q", got)
+	}
+}
