@@ -98,6 +98,10 @@ endfunction`)
 		mustEqual(t, ed, "user error", m["error"], "batch call 2: Boom(): boom from Boom")
 		mustEqual(t, ed, "Call of a user function", ed.MustEval(t, `vigor#request('vtest', 'call', ['Twice', [21]])`), int64(42))
 		mustEqual(t, ed, "Call of a function that silences an error", ed.MustEval(t, `vigor#request('vtest', 'call', ['Quiet', []])`), "quiet")
+		// Value types in batch results are those of Call (an integral Float
+		// stays a Float).
+		got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['str2float', '1.0'], ['str2nr', '7']]])`)
+		mustEqual(t, ed, "types", got.(map[string]any)["results"], []any{1.0, int64(7)})
 		// An empty batch.
 		got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[]])`)
 		mustEqual(t, ed, "empty", got.(map[string]any)["results"], []any{})

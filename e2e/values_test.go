@@ -50,6 +50,7 @@ func TestValuesRoundTrip(t *testing.T) {
 		mustEqual(t, ed, "blob length", ed.MustEval(t, `vigor#request('vtest', 'bloblen', [0z00FF10])`), int64(3))
 		wantBlob := map[string]string{"vim": "[0, 255, 16]", "nvim": "0z00FF10"}[ed.Kind]
 		mustEqual(t, ed, "blob back", ed.MustEval(t, `string(vigor#request('vtest', 'blob', [0z00FF10]))`), wantBlob)
+		mustEqual(t, ed, "blob through any", ed.MustEval(t, `string(vigor#request('vtest', 'echo', [0z00FF10]))`), wantBlob)
 		// A Go string holding a NUL byte: Vim script strings cannot hold
 		// NUL. Vim drops it (its JSON decoder does); Neovim makes the value
 		// a Blob, as it does for any such string from a channel.

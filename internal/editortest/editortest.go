@@ -305,6 +305,10 @@ func (ed *Editor) call(ctx context.Context, fn string, arg string) (wire.Raw, er
 	return pair[0], nil
 }
 
+// Session returns the test's own channel to the editor and its codec, for
+// benchmarks that talk to the editor directly.
+func (ed *Editor) Session() (*rpc.Session, wire.Codec) { return ed.sess, ed.codec }
+
 // Exception is a Vim exception thrown by an evaluated expression.
 type Exception struct{ Msg string }
 

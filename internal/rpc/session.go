@@ -57,6 +57,9 @@ type RemoteError struct {
 }
 
 func (e *RemoteError) Error() string {
+	if e.codec == nil {
+		return fmt.Sprintf("error from the editor: %q", []byte(e.Raw))
+	}
 	// Neovim sends [code, message].
 	var pair []any
 	if err := e.codec.Unmarshal(e.Raw, &pair); err == nil && len(pair) == 2 {
@@ -126,9 +129,10 @@ func (s *Session) Err() error {
 	return s.err
 }
 
-// Run reads and dispatches messages until the stream ends or ctx is done.
-// It waits for the handlers it started before it returns the reason the
-// session ended (io.EOF when the peer closed the stream).
+// Run reads and dispatches messages until the stream ends (the owner ends
+// it by closing the stream). Handlers get a context derived from ctx, which
+// is cancelled when the session ends. Run waits for the handlers it started
+// before it returns the reason the session ended.
 func (s *Session) Run(ctx context.Context) error {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.wg.Add(1)

@@ -60,7 +60,8 @@ func New(r io.Reader) *Codec {
 func newValueDecoder(r io.Reader) *msgpack.Decoder {
 	d := msgpack.NewDecoder(r)
 	d.SetCustomStructTag("json")
-	d.UseLooseInterfaceDecoding(true)
+	// Not the loose mode: it turns binary (a Blob) into a string. fixInts
+	// widens the sized integers that the strict mode returns.
 	return d
 }
 
@@ -264,14 +265,14 @@ func Unmarshal(r wire.Raw, v any) error {
 	return decode(d, v)
 }
 
-// decode decodes into v. The unsigned integers that the loose decoder
-// returns for msgpack's uint formats (which Neovim uses for every Number
-// >= 0) become int64, as documented: into an empty *any, and inside
+// decode decodes into v. The sized integers that the decoder returns
+// (Neovim uses msgpack's uint formats for every Number >= 0) become int64,
+// as documented: into an empty *any, and inside
 // interface values ([]any, a struct field of type any), as the vimjson codec
 // does.
 func decode(d *msgpack.Decoder, v any) error {
 	if p, ok := v.(*any); ok && *p == nil {
-		x, err := d.DecodeInterfaceLoose()
+		x, err := d.DecodeInterface()
 		if err != nil {
 			return err
 		}
@@ -349,6 +350,26 @@ func fixValue(v reflect.Value) {
 
 func fixInts(x any) any {
 	switch v := x.(type) {
+	case int8:
+		return int64(v)
+	case int16:
+		return int64(v)
+	case int32:
+		return int64(v)
+	case int:
+		return int64(v)
+	case uint8:
+		return int64(v)
+	case uint16:
+		return int64(v)
+	case uint32:
+		return int64(v)
+	case uint:
+		if uint64(v) <= math.MaxInt64 {
+			return int64(v)
+		}
+	case float32:
+		return float64(v)
 	case uint64:
 		if v <= math.MaxInt64 {
 			return int64(v)
