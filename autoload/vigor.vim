@@ -1,12 +1,19 @@
 " Vigor's public API for calling plugins. :help vigor-functions
 
+let s:plugins = vigor#_internal#plugin#all()
+let s:none = {'state': ''}
+
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
 " ready (up to g:vigor#request_timeout; Ctrl-C stops waiting).
 function! vigor#request(name, method, params) abort
-  let l:p = s:target(a:name, a:method)
-  if empty(l:p)
-    return 0
+  " The fast path: a loaded plugin (its name was checked when it loaded).
+  let l:p = get(s:plugins, a:name, s:none)
+  if l:p.state !=# 'loaded'
+    let l:p = s:target(a:name, a:method)
+    if empty(l:p)
+      return 0
+    endif
   endif
   try
     let l:res = vigor#_internal#host#request(l:p.handle, a:method, a:params)

@@ -109,3 +109,31 @@ endfunction`)
 		mustEqual(t, ed, "1000 calls", ed.MustEval(t, `len(vigor#request('vtest', 'batch', [map(range(1000), {i -> ['abs', -i]})]).results)`), int64(1000))
 	})
 }
+
+func TestHealth(t *testing.T) {
+	each(t, editortest.Options{RTP: append(rtp("badsetup"), hello())}, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hello")
+		waitState(t, ed, "badsetup", "failed")
+		var report [][]string
+		if err := ed.EvalInto(`vigor#health#report()`, &report); err != nil {
+			t.Fatal(err)
+		}
+		text := ""
+		for _, r := range report {
+			text += r[0] + ": " + r[1] + "\n"
+		}
+		for _, want := range []string{"ok: Go toolchain: ", "ok: vigor command: ", "ok: hello: loaded (", "error: badsetup: failed (", "cannot find the config file"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the health report lacks %q:\n%s", ed.Kind, want, text)
+			}
+		}
+		ed.MustExec(t, `call vigor#health#show()`)
+		if ed.Kind == "nvim" {
+			ed.MustExec(t, `checkhealth vigor`)
+			buf := ed.MustEval(t, `join(getline(1, '$'), "\n")`).(string)
+			if !strings.Contains(buf, "hello: loaded") || !strings.Contains(buf, "cannot find the config file") {
+				t.Fatalf("checkhealth vigor shows:\n%s", buf)
+			}
+		}
+	})
+}

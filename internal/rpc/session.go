@@ -63,8 +63,11 @@ func (e *RemoteError) Error() string {
 	// Neovim sends [code, message].
 	var pair []any
 	if err := e.codec.Unmarshal(e.Raw, &pair); err == nil && len(pair) == 2 {
-		if msg, ok := pair[1].(string); ok {
+		switch msg := pair[1].(type) {
+		case string:
 			return msg
+		case []byte:
+			return string(msg)
 		}
 	}
 	var v any
@@ -95,6 +98,7 @@ type Session struct {
 
 	nmu   sync.Mutex
 	notes []*wire.Message
+	nbusy bool // the notification goroutine is handling a batch
 	nwake chan struct{}
 
 	ctx    context.Context
@@ -151,7 +155,7 @@ func (s *Session) Run(ctx context.Context) error {
 		case wire.Response:
 			s.deliver(m)
 		case wire.Request:
-			if s.waiting() {
+			if s.waiting() || s.queueIdle() {
 				s.startRequest(m)
 				continue
 			}
@@ -173,6 +177,14 @@ func (s *Session) waiting() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.pending) > 0
+}
+
+// queueIdle reports whether no notification is queued or running, so that
+// a request may start without waiting its turn.
+func (s *Session) queueIdle() bool {
+	s.nmu.Lock()
+	defer s.nmu.Unlock()
+	return len(s.notes) == 0 && !s.nbusy
 }
 
 func (s *Session) startRequest(m *wire.Message) {
@@ -210,6 +222,7 @@ func (s *Session) runNotifications() {
 		s.nmu.Lock()
 		batch := s.notes
 		s.notes = nil
+		s.nbusy = len(batch) > 0
 		s.nmu.Unlock()
 		for _, m := range batch {
 			if m.Kind == wire.Request {

@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// BenchmarkStartup measures, per editor, the wall time from starting the
+// editor process to VigorPluginPost:hello with a warm cache ("hello"), and
+// the same editor started with the same flags and quit at VimEnter
+// ("bare"). The difference is what Vigor adds to startup.
+//
+// go test -run '^$' -bench Startup -benchtime 20x ./e2e/
+func BenchmarkStartup(b *testing.B) {
+	cache := editortest.SharedCache()
+	// Warm the cache.
+	for _, kind := range editortest.Kinds {
+		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{hello()}})
+		ed.MustEval(b, `vigor#request('hello', 'greet', ['warm'])`)
+		ed.Close()
+	}
+	root := editortest.Root()
+	for _, kind := range editortest.Kinds {
+		bin, err := editortest.Binary(kind)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, variant := range []string{"bare", "hello"} {
+			b.Run(kind+"/"+variant, func(b *testing.B) {
+				dir := b.TempDir()
+				marker := filepath.Join(dir, "done")
+				script := filepath.Join(dir, "s.vim")
+				event := "VimEnter *"
+				if variant == "hello" {
+					event = "User VigorPluginPost:hello"
+				}
+				src := fmt.Sprintf("let g:vigor#cache_dir = '%s'\nautocmd %s call writefile([], '%s') | qa!\n", cache, event, marker)
+				if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				rtpArg := "set rtp^=" + root + "," + hello()
+				var args []string
+				if kind == "vim" {
+					args = []string{"-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", rtpArg, "--cmd", "source " + script}
+				} else {
+					args = []string{"--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", rtpArg, "--cmd", "source " + script}
+				}
+				if variant == "hello" {
+					args = append(args, "--cmd", "runtime plugin/vigor.vim")
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					os.Remove(marker)
+					cmd := exec.Command(bin, args...)
+					stdin, _ := cmd.StdinPipe() // Vim's Ex mode waits on it
+					if err := cmd.Start(); err != nil {
+						b.Fatal(err)
+					}
+					if err := cmd.Wait(); err != nil {
+						b.Fatalf("%s: %v", kind, err)
+					}
+					stdin.Close()
+					if _, err := os.Stat(marker); err != nil {
+						b.Fatalf("%s %s: the editor quit without reaching %s", kind, variant, event)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/start")
+			})
+		}
+	}
+}
+
+// BenchmarkRequest measures vigor#request() round trips from Vim script to
+// a plugin and back, timed inside the editor (1000 calls per iteration).
+//
+// go test -run '^$' -bench Request -benchtime 10x ./e2e/
+func BenchmarkRequest(b *testing.B) {
+	for _, kind := range editortest.Kinds {
+		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{hello()}})
+		ed.MustEval(b, `vigor#request('hello', 'greet', ['warm'])`)
+		ed.MustExec(b, `function! VigorBenchRequests(n) abort
+let l:start = reltime()
+for l:i in range(a:n)
+call vigor#request('hello', 'greet', ['CI'])
+endfor
+return reltimefloat(reltime(l:start))
+endfunction`)
+		b.Run(kind, func(b *testing.B) {
+			var total float64
+			for i := 0; i < b.N; i++ {
+				var secs float64
+				if err := ed.EvalInto(`VigorBenchRequests(1000)`, &secs); err != nil {
+					b.Fatal(err)
+				}
+				total += secs
+			}
+			b.ReportMetric(total/float64(b.N)/1000*1e6, "µs/request")
+		})
+		ed.Close()
+	}
+}
+
+// BenchmarkIdleRSS reports the resident memory of an idle plugin process
+// (the hello example), read from /proc after it has answered one call and
+// rested.
+//
+// go test -run '^$' -bench IdleRSS -benchtime 1x ./e2e/
+func BenchmarkIdleRSS(b *testing.B) {
+	for _, kind := range editortest.Kinds {
+		ed := editortest.Start(b, kind, editortest.Options{RTP: rtp("main")})
+		pid := ed.MustEval(b, `vigor#request('vtest', 'pid', [])`).(int64)
+		b.Run(kind, func(b *testing.B) {
+			var kb int64
+			for i := 0; i < b.N; i++ {
+				time.Sleep(500 * time.Millisecond)
+				kb = rssKB(b, pid)
+			}
+			b.ReportMetric(float64(kb)/1024, "MiB-RSS")
+		})
+		ed.Close()
+	}
+}
+
+func rssKB(b *testing.B, pid int64) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+			return n
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
