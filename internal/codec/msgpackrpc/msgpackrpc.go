@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"reflect"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -282,70 +281,8 @@ func decode(d *msgpack.Decoder, v any) error {
 	if err := d.Decode(v); err != nil {
 		return err
 	}
-	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() && hasInterface(rv.Type().Elem(), nil) {
-		fixValue(rv.Elem())
-	}
+	wire.FixInterfaces(v, fixInts)
 	return nil
-}
-
-// hasInterface reports whether values of t can hold an interface value.
-func hasInterface(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if seen[t] {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Interface:
-		return true
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		return hasInterface(t.Elem(), mark(seen, t))
-	case reflect.Struct:
-		seen = mark(seen, t)
-		for i := 0; i < t.NumField(); i++ {
-			if t.Field(i).IsExported() && hasInterface(t.Field(i).Type, seen) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func mark(seen map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
-	if seen == nil {
-		seen = make(map[reflect.Type]bool)
-	}
-	seen[t] = true
-	return seen
-}
-
-// fixValue applies fixInts to the interface values under v.
-func fixValue(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Interface:
-		if !v.IsNil() && v.CanSet() {
-			v.Set(reflect.ValueOf(fixInts(v.Elem().Interface())))
-		}
-	case reflect.Pointer:
-		if !v.IsNil() {
-			fixValue(v.Elem())
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			fixValue(v.Index(i))
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				fixValue(v.Field(i))
-			}
-		}
-	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			e := reflect.New(v.Type().Elem()).Elem()
-			e.Set(v.MapIndex(k))
-			fixValue(e)
-			v.SetMapIndex(k, e)
-		}
-	}
 }
 
 func fixInts(x any) any {

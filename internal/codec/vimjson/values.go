@@ -326,7 +326,7 @@ func Unmarshal(r wire.Raw, v any) error {
 	// of type any) must become int64 or float64 as at the top level, not
 	// encoding/json's float64 for all.
 	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() || !hasInterface(rv.Type().Elem(), nil) {
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return json.Unmarshal(r, v)
 	}
 	d := json.NewDecoder(bytes.NewReader(r))
@@ -334,78 +334,8 @@ func Unmarshal(r wire.Raw, v any) error {
 	if err := d.Decode(v); err != nil {
 		return err
 	}
-	fixValue(rv.Elem())
+	wire.FixInterfaces(v, fixNumbers)
 	return nil
-}
-
-// hasInterface reports whether values of t can hold an interface value.
-func hasInterface(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if seen[t] {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Interface:
-		return true
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		return hasInterface(t.Elem(), mark(seen, t))
-	case reflect.Map:
-		return hasInterface(t.Elem(), mark(seen, t))
-	case reflect.Struct:
-		seen = mark(seen, t)
-		for i := 0; i < t.NumField(); i++ {
-			if t.Field(i).IsExported() && hasInterface(t.Field(i).Type, seen) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func mark(seen map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
-	if seen == nil {
-		seen = make(map[reflect.Type]bool)
-	}
-	seen[t] = true
-	return seen
-}
-
-// fixValue replaces json.Number values held in interfaces under v.
-func fixValue(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Interface:
-		if !v.IsNil() && v.CanSet() {
-			v.Set(reflect.ValueOf(fixNumbers(v.Elem().Interface())))
-		}
-	case reflect.Pointer:
-		if !v.IsNil() {
-			fixValue(v.Elem())
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			fixValue(v.Index(i))
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				fixValue(v.Field(i))
-			}
-		}
-	case reflect.Map:
-		if v.Type().Elem().Kind() == reflect.Interface {
-			for _, k := range v.MapKeys() {
-				if e := v.MapIndex(k); !e.IsNil() {
-					v.SetMapIndex(k, reflect.ValueOf(fixNumbers(e.Elem().Interface())))
-				}
-			}
-			return
-		}
-		for _, k := range v.MapKeys() {
-			e := reflect.New(v.Type().Elem()).Elem()
-			e.Set(v.MapIndex(k))
-			fixValue(e)
-			v.SetMapIndex(k, e)
-		}
-	}
 }
 
 // fastString decodes a JSON string without escapes.
