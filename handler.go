@@ -35,8 +35,11 @@ func newHandler(method string, fn any) (*handler, error) {
 		return nil, fmt.Errorf("method names that start with $ are reserved for Vigor")
 	}
 	v := reflect.ValueOf(fn)
-	if v.Kind() != reflect.Func || v.IsNil() {
+	if v.Kind() != reflect.Func {
 		return nil, fmt.Errorf("the handler is a %T, not a func", fn)
+	}
+	if v.IsNil() {
+		return nil, fmt.Errorf("the handler is a nil %T", fn)
 	}
 	t := v.Type()
 	h := &handler{method: method, fn: v, varargs: t.IsVariadic()}

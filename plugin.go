@@ -163,6 +163,12 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 
 	runErr := make(chan error, 1)
 	go func() { runErr <- p.sess.Run(p.ctx) }()
+	// Run waits for the handlers it started before it returns, so they
+	// must see the editor go away: end every context when the session ends.
+	go func() {
+		<-p.sess.Done()
+		p.cancel(ErrUnloaded)
+	}()
 
 	if err := p.setup(setup); err != nil {
 		p.log.Error("load failed", "err", err)

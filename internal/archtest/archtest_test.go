@@ -1,0 +1,320 @@
+// Package archtest checks the module's layering, in the style of the Go
+// tree's go/build/deps_test.go: every package of the module has a rule that
+// lists what it may import, and a package without a rule fails the test.
+//
+// The layers, from the bottom:
+//
+//	internal/protocol                 the contract with the runtime; no imports at all
+//	internal/wire                     the message model; standard library only
+//	internal/codec/*, internal/rpc    wire (and, for msgpackrpc, the msgpack library)
+//	internal/host                     wire, rpc, the codecs, protocol
+//	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol
+//	internal/build                    standard library (and protocol); no SDK, no RPC
+//	internal/editortest, cmd, e2e     on top
+//
+// Only non-test imports count: tests may import what they need.
+package archtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const module = "github.com/vigorvim/vigor"
+
+// rule says what one package of the module may import directly. Paths are
+// relative to the module ("" is the SDK root package) unless their first
+// element has a dot (another module); "x/..." means x and the packages
+// under it. The standard library is allowed unless noStd is set.
+type rule struct {
+	pkg   string
+	allow []string
+	noStd bool
+}
+
+var rules = []rule{
+	{pkg: "internal/protocol", noStd: true},
+	{pkg: "internal/wire"},
+	{pkg: "internal/rpc", allow: []string{"internal/wire"}},
+	{pkg: "internal/codec/vimjson", allow: []string{"internal/wire"}},
+	{pkg: "internal/codec/msgpackrpc", allow: []string{"internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
+	{pkg: "internal/host", allow: []string{"internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol"}},
+	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol"}},
+	{pkg: "internal/build", allow: []string{"internal/protocol"}},
+	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
+	{pkg: "cmd/vigor", allow: []string{"", "internal/build"}},
+	// Test-only packages.
+	{pkg: "e2e", allow: []string{"internal/editortest"}},
+	{pkg: "internal/archtest"},
+}
+
+// forbiddenDeps are dependencies that a package must not have even
+// indirectly: deny holds patterns as in rule, denyStd standard packages.
+var forbiddenDeps = []struct {
+	pkg     string
+	deny    []string
+	denyStd []string
+	why     string
+}{
+	{"", []string{"internal/build", "internal/editortest", "cmd/..."}, []string{"testing", "os/exec"},
+		"the SDK is linked into every plugin: no build tool, no test helpers"},
+	{"internal/build", []string{"", "internal/rpc", "internal/host", "internal/codec/...", "internal/wire"}, nil,
+		"the build tool runs before any plugin: it needs neither the SDK nor RPC"},
+	{"internal/wire", []string{"..."}, nil, "the message model is the bottom layer"},
+	{"internal/rpc", []string{"", "internal/host", "internal/codec/...", "internal/protocol"}, nil,
+		"the RPC session is editor-neutral"},
+}
+
+// mayImportSDK are the packages under internal/ that may import the SDK
+// root package.
+var mayImportSDK = []string{"internal/editortest"}
+
+type pkgInfo struct {
+	ImportPath string
+	Standard   bool
+	DepOnly    bool
+	Imports    []string
+	Deps       []string
+	Error      *struct{ Err string }
+}
+
+var (
+	listOnce sync.Once
+	listAll  map[string]*pkgInfo
+	listOwn  []string
+	listErr  error
+)
+
+// listPackages runs go list on the module (once) and returns every package
+// it depends on, by import path, and the module's own packages.
+func listPackages(t *testing.T) (map[string]*pkgInfo, []string) {
+	t.Helper()
+	listOnce.Do(func() { listAll, listOwn, listErr = goList() })
+	if listErr != nil {
+		t.Fatal(listErr)
+	}
+	return listAll, listOwn
+}
+
+func goList() (map[string]*pkgInfo, []string, error) {
+	cmd := exec.Command("go", "list", "-e", "-deps", "-json", module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	all := make(map[string]*pkgInfo)
+	var own []string
+	var errs []string
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		p := new(pkgInfo)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("reading go list output: %v", err)
+		}
+		if p.Error != nil {
+			errs = append(errs, p.ImportPath+": "+p.Error.Err)
+		}
+		all[p.ImportPath] = p
+		if !p.DepOnly && inModule(p.ImportPath) {
+			own = append(own, p.ImportPath)
+		}
+	}
+	sort.Strings(own)
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("go list:\n\t%s", strings.Join(errs, "\n\t"))
+	}
+	if len(own) == 0 {
+		return nil, nil, fmt.Errorf("go list found no packages in %s", module)
+	}
+	return all, own, nil
+}
+
+func inModule(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+
+// rel returns path relative to the module ("" for the root).
+func rel(path string) string { return strings.TrimPrefix(strings.TrimPrefix(path, module), "/") }
+
+// show names a package for messages.
+func show(path string) string {
+	if path == module {
+		return module + " (the SDK)"
+	}
+	if inModule(path) {
+		return rel(path)
+	}
+	return path
+}
+
+// matches reports whether import path imp matches pattern (see rule).
+func matches(pattern, imp string) bool {
+	full := pattern
+	if first, _, _ := strings.Cut(pattern, "/"); !strings.Contains(first, ".") && pattern != "..." {
+		full = strings.TrimSuffix(module+"/"+pattern, "/")
+	}
+	if pattern == "..." {
+		return true
+	}
+	if base, ok := strings.CutSuffix(full, "/..."); ok {
+		return imp == base || strings.HasPrefix(imp, base+"/")
+	}
+	return imp == full
+}
+
+func matchesAny(patterns []string, imp string) bool {
+	for _, p := range patterns {
+		if matches(p, imp) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestImportRules(t *testing.T) {
+	all, own := listPackages(t)
+	byPkg := make(map[string]rule)
+	for _, r := range rules {
+		byPkg[r.pkg] = r
+	}
+	for _, path := range own {
+		r, ok := byPkg[rel(path)]
+		if !ok {
+			t.Errorf("package %s has no import rule: add it to rules in internal/archtest/archtest_test.go, with what it may import", show(path))
+			continue
+		}
+		for _, imp := range all[path].Imports {
+			std := all[imp] != nil && all[imp].Standard
+			if std && !r.noStd || matchesAny(r.allow, imp) {
+				continue
+			}
+			allowed := append([]string(nil), r.allow...)
+			for i, a := range allowed {
+				if a == "" {
+					allowed[i] = module
+				}
+			}
+			if !r.noStd {
+				allowed = append([]string{"the standard library"}, allowed...)
+			}
+			if len(allowed) == 0 {
+				allowed = []string{"nothing"}
+			}
+			t.Errorf("forbidden import: %s -> %s\n\t%s may import only: %s",
+				show(path), show(imp), show(path), strings.Join(allowed, ", "))
+		}
+	}
+}
+
+func TestForbiddenDependencies(t *testing.T) {
+	all, _ := listPackages(t)
+	for _, f := range forbiddenDeps {
+		path := strings.TrimSuffix(module+"/"+f.pkg, "/")
+		p := all[path]
+		if p == nil {
+			t.Errorf("package %s is gone: update forbiddenDeps", show(path))
+			continue
+		}
+		for _, dep := range p.Deps {
+			var bad bool
+			if all[dep] != nil && all[dep].Standard {
+				bad = slices.Contains(f.denyStd, dep)
+			} else {
+				bad = matchesAny(f.deny, dep)
+			}
+			if bad {
+				t.Errorf("forbidden dependency: %s\n\t(%s)", strings.Join(chain(all, path, dep), " -> "), f.why)
+			}
+		}
+	}
+}
+
+// chain returns the shortest import chain from one package to another.
+func chain(all map[string]*pkgInfo, from, to string) []string {
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if cur == to {
+			var out []string
+			for p := to; p != ""; p = prev[p] {
+				out = append([]string{show(p)}, out...)
+			}
+			return out
+		}
+		if all[cur] == nil {
+			continue
+		}
+		for _, imp := range all[cur].Imports {
+			if _, seen := prev[imp]; !seen {
+				prev[imp] = cur
+				queue = append(queue, imp)
+			}
+		}
+	}
+	return []string{show(from), "...", show(to)}
+}
+
+// Nothing under internal/ builds on the SDK, except the test harness.
+func TestInternalDoesNotImportSDK(t *testing.T) {
+	all, own := listPackages(t)
+	for _, path := range own {
+		r := rel(path)
+		if !strings.HasPrefix(r, "internal/") || matchesAny(mayImportSDK, path) {
+			continue
+		}
+		for _, imp := range all[path].Imports {
+			if imp == module {
+				t.Errorf("forbidden import: %s -> %s\n\tonly %s may import the SDK root package",
+					r, show(module), strings.Join(mayImportSDK, ", "))
+			}
+		}
+	}
+}
+
+// The rules name packages that exist: a pattern that matches nothing is
+// probably a typo, or a package that moved.
+func TestRulesAreCurrent(t *testing.T) {
+	all, _ := listPackages(t)
+	exists := func(pattern string) bool {
+		for path := range all {
+			if matches(pattern, path) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range rules {
+		if !exists(r.pkg) {
+			t.Errorf("rules: no package %q in the module", r.pkg)
+		}
+		for _, a := range r.allow {
+			if !exists(a) {
+				t.Errorf("rules: %q allows %q, which does not exist", r.pkg, a)
+			}
+		}
+	}
+	for _, f := range forbiddenDeps {
+		for _, d := range f.deny {
+			if !exists(d) {
+				t.Errorf("forbiddenDeps: %q denies %q, which does not exist", f.pkg, d)
+			}
+		}
+	}
+	for _, p := range mayImportSDK {
+		if !exists(p) {
+			t.Errorf("mayImportSDK: no package %q", p)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package protocol
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The runtime's side of the contract lives in Vim script; these tests keep
+// the two sides in step.
+
+// autoload is the runtime's autoload directory in this checkout.
+var autoload = filepath.Join("..", "..", "autoload")
+
+func readRuntime(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(autoload, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// constants returns the string constants of protocol.go whose names start
+// with prefix, by name, so that a constant added later is checked too.
+func constants(t *testing.T, prefix string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "protocol.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]string)
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if !strings.HasPrefix(name.Name, prefix) || i >= len(vs.Values) {
+					continue
+				}
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					t.Fatalf("%s is not a string literal", name.Name)
+				}
+				v, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[name.Name] = v
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("protocol.go has no %s constants", prefix)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func TestVersionMatchesRuntime(t *testing.T) {
+	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	m := regexp.MustCompile(`(?m)^let s:PROTOCOL = (\d+)\s*$`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:PROTOCOL = N` line")
+	}
+	if n, _ := strconv.Atoi(m[1]); n != Version {
+		t.Fatalf("s:PROTOCOL is %d in autoload/vigor/_internal/plugin.vim but protocol.Version is %d: change both together", n, Version)
+	}
+}
+
+// runtimeFile returns the autoload file that defines the autoload function
+// name: a#b#c lives in autoload/a/b.vim.
+func runtimeFile(name string) string {
+	parts := strings.Split(name, "#")
+	return filepath.Join(append([]string{autoload}, parts[:len(parts)-1]...)...) + ".vim"
+}
+
+func TestRuntimeFile(t *testing.T) {
+	got := runtimeFile("vigor#_internal#api#vim#call")
+	if want := filepath.Join(autoload, "vigor", "_internal", "api", "vim.vim"); got != want {
+		t.Fatalf("runtimeFile = %s, want %s", got, want)
+	}
+}
+
+// Every editor function that the SDK calls exists in the runtime.
+func TestFunctionsExist(t *testing.T) {
+	funcs := constants(t, "Func")
+	// The parse found the real constants.
+	for name, want := range map[string]string{"FuncReady": FuncReady, "FuncVimCall": FuncVimCall, "FuncBatch": FuncBatch} {
+		if funcs[name] != want {
+			t.Fatalf("parsed %s = %q, want %q", name, funcs[name], want)
+		}
+	}
+	for _, c := range sortedKeys(funcs) {
+		name := funcs[c]
+		if !strings.HasPrefix(name, "vigor#") || !strings.Contains(name, "#_internal#") {
+			t.Errorf("%s = %q: the SDK calls only the runtime's internal functions (vigor#_internal#...)", c, name)
+			continue
+		}
+		file := runtimeFile(name)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Errorf("%s = %q: %v", c, name, err)
+			continue
+		}
+		def := regexp.MustCompile(`(?m)^\s*(?:function!?|(?:export\s+)?def)\s+` + regexp.QuoteMeta(name) + `\(`)
+		if !def.Match(src) {
+			t.Errorf("%s = %q: %s defines no `function! %s(` or `def %s(`", c, name, file, name, name)
+		}
+	}
+}
+
+// The runtime sets exactly the environment variables that the SDK reads.
+func TestEnvMatchesSpawn(t *testing.T) {
+	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	start := strings.Index(src, "function! s:spawn(")
+	if start < 0 {
+		t.Fatal("autoload/vigor/_internal/plugin.vim has no s:spawn()")
+	}
+	body := src[start:]
+	body = body[:strings.Index(body, "\nendfunction")]
+	dict := regexp.MustCompile(`(?s)let l:env = \{(.*?)\\\}`).FindStringSubmatch(body)
+	if dict == nil {
+		t.Fatal("s:spawn() has no `let l:env = {...}`")
+	}
+	spawned := make(map[string]bool)
+	for _, m := range regexp.MustCompile(`'(\w+)'\s*:`).FindAllStringSubmatch(dict[1], -1) {
+		spawned[m[1]] = true
+	}
+
+	env := constants(t, "Env")
+	if env["EnvPlugin"] != EnvPlugin {
+		t.Fatalf("parsed EnvPlugin = %q, want %q", env["EnvPlugin"], EnvPlugin)
+	}
+	want := make(map[string]bool)
+	for _, c := range sortedKeys(env) {
+		want[env[c]] = true
+		if !spawned[env[c]] {
+			t.Errorf("protocol.%s = %q, but s:spawn() in autoload/vigor/_internal/plugin.vim does not set it", c, env[c])
+		}
+	}
+	for name := range spawned {
+		if !want[name] {
+			t.Errorf("s:spawn() sets %s, which has no protocol.Env* constant", name)
+		}
+	}
+}
+
+// The runtime sends the reserved methods by the names the SDK expects.
+func TestMethodsSentByRuntime(t *testing.T) {
+	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	methods := constants(t, "Method")
+	for _, c := range sortedKeys(methods) {
+		m := methods[c]
+		if !strings.HasPrefix(m, ReservedPrefix) {
+			t.Errorf("protocol.%s = %q does not start with the reserved prefix %q", c, m, ReservedPrefix)
+		}
+		if !strings.Contains(src, "'"+m+"'") {
+			t.Errorf("protocol.%s = %q, but autoload/vigor/_internal/plugin.vim never sends '%s'", c, m, m)
+		}
+	}
+}

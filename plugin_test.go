@@ -1,0 +1,851 @@
+package vigor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// serveTimeout only keeps a broken test from hanging; nothing here is timed.
+const serveTimeout = 10 * time.Second
+
+// The fake editor: the other end of serve()'s pipes, speaking Vim's JSON
+// channel protocol or Neovim's msgpack-RPC with the project's own codecs.
+// It answers the plugin's calls itself and hands every call (and
+// notification) of an editor function to the test, unwrapped from the
+// editor's transport: Vim's vigor#_internal#api#vim#call wrapper, Neovim's
+// nvim_call_function.
+
+// editorCall is one editor function that the plugin called or notified.
+type editorCall struct {
+	fn      string
+	args    []any
+	request bool // the plugin waited for an answer
+}
+
+func (c editorCall) String() string {
+	kind := "notify"
+	if c.request {
+		kind = "call"
+	}
+	return fmt.Sprintf("%s %s%v", kind, c.fn, c.args)
+}
+
+type fakeEditor struct {
+	t    *testing.T
+	kind string
+
+	toPlugin   *io.PipeWriter // the plugin's stdin
+	fromPlugin *io.PipeReader // the plugin's stdout
+	stderr     *syncBuffer
+	env        map[string]string
+
+	wmu sync.Mutex
+	enc *msgpackrpc.Codec // Neovim: encodes what the editor sends
+
+	// answer returns the result of a function the plugin calls, or the
+	// editor's error message.
+	answer func(fn string, args []any) (any, string)
+
+	calls   chan editorCall
+	readErr atomic.Value // error: why the reader stopped
+
+	rmu    sync.Mutex
+	nextID int64
+	resps  map[int64]chan []any
+
+	plugin atomic.Pointer[Plugin]
+	code   chan int
+}
+
+// syncBuffer is a bytes.Buffer that the plugin's logger and the test can
+// use at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+var serveKinds = []string{"vim", "nvim"}
+
+// forEachEditor runs a scenario against a fake Vim and a fake Neovim.
+func forEachEditor(t *testing.T, f func(t *testing.T, kind string)) {
+	for _, kind := range serveKinds {
+		t.Run(kind, func(t *testing.T) { f(t, kind) })
+	}
+}
+
+type serveOpts struct {
+	env    map[string]string // added to (or replacing) the default env
+	answer func(fn string, args []any) (any, string)
+}
+
+// startServe runs serve() for a plugin "demo" (instance "7") with setup,
+// talking to a fake editor of kind.
+func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx context.Context, p *Plugin) error) *fakeEditor {
+	t.Helper()
+	env := map[string]string{
+		protocol.EnvPlugin:        "demo",
+		protocol.EnvHost:          kind,
+		protocol.EnvProtocol:      fmt.Sprint(protocol.Version),
+		protocol.EnvInstance:      "7",
+		protocol.EnvEditorVersion: "9.1.0",
+		protocol.EnvPlatform:      "linux",
+		protocol.EnvMode:          "test",
+	}
+	for k, v := range opts.env {
+		env[k] = v
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	e := &fakeEditor{
+		t: t, kind: kind,
+		toPlugin: inW, fromPlugin: outR,
+		stderr: &syncBuffer{},
+		env:    env,
+		enc:    msgpackrpc.New(bytes.NewReader(nil)),
+		answer: opts.answer,
+		calls:  make(chan editorCall, 256),
+		resps:  make(map[int64]chan []any),
+		code:   make(chan int, 1),
+	}
+	if e.answer == nil {
+		e.answer = func(string, []any) (any, string) { return nil, "" }
+	}
+	go e.read()
+	go func() {
+		e.code <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, e.stderr,
+			func(ctx context.Context, p *Plugin) error {
+				e.plugin.Store(p)
+				return setup(ctx, p)
+			})
+	}()
+	t.Cleanup(func() {
+		// EOF for the plugin, and failed writes, so that serve and its
+		// session end.
+		inW.Close()
+		outR.Close()
+		select {
+		case <-e.code:
+		case <-time.After(serveTimeout):
+			t.Errorf("serve did not return after the editor went away")
+		}
+	})
+	return e
+}
+
+// p returns the plugin that serve created (after setup started).
+func (e *fakeEditor) p() *Plugin {
+	e.t.Helper()
+	p := e.plugin.Load()
+	if p == nil {
+		e.t.Fatal("setup has not run")
+	}
+	return p
+}
+
+// read is the editor's read loop.
+func (e *fakeEditor) read() {
+	var err error
+	if e.kind == "vim" {
+		err = e.readVim()
+	} else {
+		err = e.readNvim()
+	}
+	e.readErr.Store(fmt.Errorf("editor read: %w", err))
+	close(e.calls)
+}
+
+func (e *fakeEditor) readVim() error {
+	dec := json.NewDecoder(e.fromPlugin)
+	for {
+		var items []json.RawMessage
+		if err := dec.Decode(&items); err != nil {
+			return err
+		}
+		if len(items) == 2 {
+			// [id, result]: the answer to one of our requests.
+			var id int64
+			if err := json.Unmarshal(items[0], &id); err != nil {
+				return err
+			}
+			e.deliver(id, items[1])
+			continue
+		}
+		if len(items) < 3 || string(items[0]) != `"call"` {
+			return fmt.Errorf("Vim cannot run %s", items)
+		}
+		var fn string
+		var args []any
+		if err := json.Unmarshal(items[1], &fn); err != nil {
+			return err
+		}
+		if err := vimjson.Unmarshal(wire.Raw(items[2]), &args); err != nil {
+			return err
+		}
+		if len(items) == 3 {
+			e.calls <- editorCall{fn: fn, args: args}
+			continue
+		}
+		// ["call", fn, args, -id]: Vim answers [-id, result].
+		wireID := items[3]
+		if fn != protocol.FuncVimCall {
+			res, _ := e.answer(fn, args)
+			e.sendVim([]any{json.RawMessage(wireID), res})
+			e.calls <- editorCall{fn: fn, args: args, request: true}
+			continue
+		}
+		// The wrapper returns [result, v:null] or [v:null, error].
+		inner, _ := args[0].(string)
+		innerArgs, _ := args[1].([]any)
+		res, msg := e.answer(inner, innerArgs)
+		var errVal any
+		if msg != "" {
+			res, errVal = nil, msg
+		}
+		e.sendVim([]any{json.RawMessage(wireID), []any{res, errVal}})
+		e.calls <- editorCall{fn: inner, args: innerArgs, request: true}
+	}
+}
+
+func (e *fakeEditor) readNvim() error {
+	dec := msgpackrpc.New(e.fromPlugin)
+	for {
+		var m wire.Message
+		if err := dec.ReadMessage(&m); err != nil {
+			return err
+		}
+		if m.Kind == wire.Response {
+			if m.Error != nil {
+				return fmt.Errorf("the plugin answered %d with an error slot: % x", m.ID, m.Error)
+			}
+			e.deliver(m.ID, m.Result)
+			continue
+		}
+		var params []any
+		for _, r := range m.Params {
+			var v any
+			if err := msgpackrpc.Unmarshal(r, &v); err != nil {
+				return err
+			}
+			params = append(params, v)
+		}
+		c := editorCall{fn: m.Method, args: params, request: m.Kind == wire.Request}
+		if m.Method == "nvim_call_function" && len(params) == 2 {
+			c.fn, _ = params[0].(string)
+			c.args, _ = params[1].([]any)
+		}
+		if c.request {
+			res, msg := e.answer(c.fn, c.args)
+			if msg != "" {
+				e.send(mustBytes(msgpack.Marshal([]any{1, m.ID, []any{0, msg}, nil})))
+			} else {
+				e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendResponse(b, m.ID, res) }))
+			}
+		}
+		e.calls <- c
+	}
+}
+
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (e *fakeEditor) nvimFrame(f func([]byte) ([]byte, error)) []byte {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	return mustBytes(f(nil))
+}
+
+func (e *fakeEditor) sendVim(v any) {
+	e.send(append(mustBytes(vimjson.AppendValue(nil, v)), '\n'))
+}
+
+// send writes to the plugin. The plugin reads all the time, so a write
+// only fails once the test has ended.
+func (e *fakeEditor) send(b []byte) {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	_, _ = e.toPlugin.Write(b)
+}
+
+func (e *fakeEditor) deliver(id int64, raw []byte) {
+	var v []any
+	var err error
+	if e.kind == "vim" {
+		err = vimjson.Unmarshal(raw, &v)
+	} else {
+		err = msgpackrpc.Unmarshal(raw, &v)
+	}
+	if err != nil {
+		v = []any{"undecodable response", err.Error()}
+	}
+	e.rmu.Lock()
+	ch := e.resps[id]
+	e.rmu.Unlock()
+	if ch != nil {
+		ch <- v
+	}
+}
+
+// requestAsync sends a request (vigor#request()) and returns where its
+// answer, [result, error], arrives.
+func (e *fakeEditor) requestAsync(method string, params ...any) <-chan []any {
+	if params == nil {
+		params = []any{}
+	}
+	ch := make(chan []any, 1)
+	e.rmu.Lock()
+	e.nextID++
+	id := e.nextID
+	e.resps[id] = ch
+	e.rmu.Unlock()
+	if e.kind == "vim" {
+		e.sendVim([]any{id, []any{method, params}})
+	} else {
+		e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendRequest(b, id, method, params) }))
+	}
+	return ch
+}
+
+// request sends a request and waits for its answer, [result, error].
+func (e *fakeEditor) request(method string, params ...any) []any {
+	e.t.Helper()
+	return e.await(e.requestAsync(method, params...), method)
+}
+
+func (e *fakeEditor) await(ch <-chan []any, method string) []any {
+	e.t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(serveTimeout):
+		e.t.Fatalf("%s: no answer to the request %q (%v)", e.kind, method, e.readErr.Load())
+	}
+	panic("unreachable")
+}
+
+// notify sends a notification (vigor#notify(), or one of the runtime's).
+func (e *fakeEditor) notify(method string, params ...any) {
+	if params == nil {
+		params = []any{}
+	}
+	if e.kind == "vim" {
+		e.sendVim([]any{0, []any{method, params}})
+	} else {
+		e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendNotification(b, method, params) }))
+	}
+}
+
+// next returns the next editor function that the plugin called or
+// notified.
+func (e *fakeEditor) next() editorCall {
+	e.t.Helper()
+	select {
+	case c, ok := <-e.calls:
+		if !ok {
+			e.t.Fatalf("%s: the plugin's output ended (%v)", e.kind, e.readErr.Load())
+		}
+		return c
+	case <-time.After(serveTimeout):
+		e.t.Fatalf("%s: timed out waiting for the plugin to call the editor", e.kind)
+	}
+	panic("unreachable")
+}
+
+// expect reads the next call and checks that it is fn, called (request) or
+// notified.
+func (e *fakeEditor) expect(fn string, request bool) editorCall {
+	e.t.Helper()
+	c := e.next()
+	if c.fn != fn || c.request != request {
+		e.t.Fatalf("%s: the plugin sent %v, want %s (request %v)", e.kind, c, fn, request)
+	}
+	return c
+}
+
+// ready waits for the ready notification and returns its info.
+func (e *fakeEditor) ready() map[string]any {
+	e.t.Helper()
+	c := e.expect(protocol.FuncReady, false)
+	if len(c.args) != 3 || c.args[0] != "demo" || c.args[1] != "7" {
+		e.t.Fatalf("%s: ready args %v, want [demo 7 {info}]", e.kind, c.args)
+	}
+	info, ok := c.args[2].(map[string]any)
+	if !ok {
+		e.t.Fatalf("%s: ready info is %T", e.kind, c.args[2])
+	}
+	return info
+}
+
+// wait waits for serve to return and returns its exit code.
+func (e *fakeEditor) wait() int {
+	e.t.Helper()
+	select {
+	case code := <-e.code:
+		e.code <- code // for the cleanup
+		return code
+	case <-time.After(serveTimeout):
+		e.t.Fatalf("%s: serve did not return", e.kind)
+	}
+	panic("unreachable")
+}
+
+func checkEqual(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+// demoSetup registers a few handlers.
+func demoSetup(ctx context.Context, p *Plugin) error {
+	p.Handle("add", func(a, b int) int { return a + b })
+	p.Handle("greet", func(ctx context.Context, name string) (string, error) {
+		return "Hello, " + name + "!", nil
+	})
+	p.Handle("fail", func() error { return errors.New("bad input") })
+	p.Handle("boom", func() string { panic("kaboom") })
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+
+func TestServeWithoutEnv(t *testing.T) {
+	for _, env := range []map[string]string{
+		{},
+		{protocol.EnvPlugin: "demo"},
+		{protocol.EnvHost: "vim"},
+	} {
+		var stderr bytes.Buffer
+		setupRan := false
+		code := serve(context.Background(), func(k string) string { return env[k] },
+			strings.NewReader(""), io.Discard, &stderr, func(context.Context, *Plugin) error {
+				setupRan = true
+				return nil
+			})
+		if code != 2 {
+			t.Errorf("env %v: serve returned %d, want 2", env, code)
+		}
+		if !strings.Contains(stderr.String(), "This program is a Vigor plugin") || !strings.Contains(stderr.String(), ":help vigor") {
+			t.Errorf("env %v: stderr %q, want the message for people", env, stderr.String())
+		}
+		if setupRan {
+			t.Errorf("env %v: setup ran", env)
+		}
+	}
+}
+
+func TestServeUnknownEditor(t *testing.T) {
+	env := map[string]string{protocol.EnvPlugin: "demo", protocol.EnvHost: "emacs"}
+	var stderr bytes.Buffer
+	code := serve(context.Background(), func(k string) string { return env[k] },
+		strings.NewReader(""), io.Discard, &stderr, func(context.Context, *Plugin) error { return nil })
+	if code != 2 || !strings.Contains(stderr.String(), `unknown editor "emacs"`) {
+		t.Fatalf("serve = %d, stderr %q; want 2 and the unknown editor", code, stderr.String())
+	}
+}
+
+func TestServeReady(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e := startServe(t, kind, serveOpts{}, demoSetup)
+		info := e.ready()
+		checkEqual(t, "info.protocol", info["protocol"], int64(protocol.Version))
+		checkEqual(t, "info.sdk", info["sdk"], SDKVersion)
+		checkEqual(t, "info.methods", info["methods"], []any{"add", "boom", "fail", "greet"})
+		checkEqual(t, "info.pid", info["pid"], int64(os.Getpid()))
+		checkEqual(t, "info.log", info["log"], "the plugin's stderr")
+		p := e.p()
+		checkEqual(t, "Name", p.Name(), "demo")
+		checkEqual(t, "Meta", p.Meta(), Meta{Host: kind, Version: "9.1.0", Platform: "linux", Mode: "test"})
+	})
+}
+
+func TestServeRequests(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e := startServe(t, kind, serveOpts{}, demoSetup)
+		e.ready()
+		checkEqual(t, "add", e.request("add", 2, 3), []any{int64(5), nil})
+		checkEqual(t, "greet", e.request("greet", "CI"), []any{"Hello, CI!", nil})
+		checkEqual(t, "fail", e.request("fail"), []any{nil, "bad input"})
+		checkEqual(t, "unknown method", e.request("nope", 1),
+			[]any{nil, `no method "nope"; the plugin has: add, boom, fail, greet`})
+		checkEqual(t, "too few arguments", e.request("add", 1), []any{nil, "takes 2 arguments (int, int), got 1"})
+		checkEqual(t, "bad argument", e.request("add", 1, "two"), []any{nil, "argument 2: cannot use String as int"})
+	})
+}
+
+func TestServeHandlerPanic(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		logPath := filepath.Join(t.TempDir(), "demo.log")
+		e := startServe(t, kind, serveOpts{env: map[string]string{protocol.EnvLog: logPath}}, demoSetup)
+		checkEqual(t, "info.log", e.ready()["log"], logPath)
+		checkEqual(t, "boom", e.request("boom"), []any{nil, "panic: kaboom (stack in " + logPath + ")"})
+		// It keeps serving.
+		checkEqual(t, "add after the panic", e.request("add", 1, 1), []any{int64(2), nil})
+		log, err := os.ReadFile(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(log), "panic in handler") || !strings.Contains(string(log), "kaboom") {
+			t.Fatalf("the log has no stack for the panic:\n%s", log)
+		}
+	})
+}
+
+// A notified method's error is shown to the user.
+func TestServeNotificationError(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e := startServe(t, kind, serveOpts{}, demoSetup)
+		e.ready()
+		e.notify("fail")
+		c := e.expect(protocol.FuncEcho, false)
+		checkEqual(t, "echo args", c.args, []any{"error", "demo", "fail: bad input"})
+		e.notify("nope")
+		c = e.expect(protocol.FuncEcho, false)
+		if len(c.args) != 3 || !strings.Contains(fmt.Sprint(c.args[2]), `nope: no method "nope"`) {
+			t.Fatalf("echo args %v, want the unknown method", c.args)
+		}
+	})
+}
+
+// A handler calls the editor while the editor waits for it (re-entrancy),
+// through Vim's wrapper or nvim_call_function.
+func TestServeCallEditor(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		answer := func(fn string, args []any) (any, string) {
+			switch fn {
+			case "strftime":
+				return "2024", ""
+			case "Nope":
+				return nil, "Vim(call):E117: Unknown function: Nope"
+			}
+			return nil, ""
+		}
+		e := startServe(t, kind, serveOpts{answer: answer}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("year", func(ctx context.Context) (any, error) { return p.Call(ctx, "strftime", "%Y") })
+			p.Handle("nope", func(ctx context.Context) (any, error) {
+				_, err := p.Call(ctx, "Nope")
+				var ee *EditorError
+				if !errors.As(err, &ee) || ee.Fn != "Nope" {
+					return nil, fmt.Errorf("got %#v, want an *EditorError", err)
+				}
+				return nil, err
+			})
+			return nil
+		})
+		e.ready()
+		checkEqual(t, "year", e.request("year"), []any{"2024", nil})
+		checkEqual(t, "the call", e.next(), editorCall{fn: "strftime", args: []any{"%Y"}, request: true})
+		checkEqual(t, "nope", e.request("nope"), []any{nil, "Nope(): Vim(call):E117: Unknown function: Nope"})
+	})
+}
+
+func TestServeSetupFails(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(ctx context.Context, p *Plugin) error
+		want  string // the start of the message
+	}{
+		{"error", func(context.Context, *Plugin) error { return errors.New("no config file") }, "no config file"},
+		{"panic", func(context.Context, *Plugin) error { panic("kaboom") }, "panic: kaboom (stack in the plugin's stderr)"},
+		{"bad handler", func(ctx context.Context, p *Plugin) error {
+			p.Handle("$x", func() {})
+			return nil
+		}, `panic: vigor: Handle("$x"): method names that start with $ are reserved for Vigor`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachEditor(t, func(t *testing.T, kind string) {
+				e := startServe(t, kind, serveOpts{}, tc.setup)
+				c := e.expect(protocol.FuncFailed, true)
+				if len(c.args) != 3 || c.args[0] != "demo" || c.args[1] != "7" {
+					t.Fatalf("failed args %v, want [demo 7 message]", c.args)
+				}
+				if msg, _ := c.args[2].(string); !strings.HasPrefix(msg, tc.want) {
+					t.Fatalf("failed message %q, want it to start with %q", msg, tc.want)
+				}
+				checkEqual(t, "exit code", e.wait(), 1)
+			})
+		})
+	}
+}
+
+func TestServeInterrupt(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		started := make(chan struct{}, 1)
+		causes := make(chan error, 1)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("wait", func(ctx context.Context) error {
+				started <- struct{}{}
+				<-ctx.Done()
+				causes <- context.Cause(ctx)
+				return context.Cause(ctx)
+			})
+			p.Handle("alive", func(ctx context.Context) bool { return ctx.Err() == nil })
+			return nil
+		})
+		e.ready()
+
+		for _, reason := range []any{"user pressed <C-c>", nil} {
+			ans := e.requestAsync("wait")
+			waitChan(t, started, "the handler to start")
+			if reason == nil {
+				e.notify(protocol.MethodInterrupt)
+			} else {
+				e.notify(protocol.MethodInterrupt, reason)
+			}
+			cause := waitChan(t, causes, "the handler's ctx to end")
+			if !errors.Is(cause, ErrInterrupted) {
+				t.Fatalf("cause %v, want ErrInterrupted", cause)
+			}
+			want := ErrInterrupted.Error()
+			if reason != nil {
+				want += ": " + reason.(string)
+			}
+			checkEqual(t, "cause", cause.Error(), want)
+			checkEqual(t, "answer", e.await(ans, "wait"), []any{nil, want})
+			// A new handler gets a fresh ctx; the plugin's own is intact.
+			checkEqual(t, "alive", e.request("alive"), []any{true, nil})
+			if err := e.p().Context().Err(); err != nil {
+				t.Fatalf("the plugin's context ended: %v", err)
+			}
+		}
+	})
+}
+
+// An interrupt does not queue behind the notification that it interrupts.
+func TestServeInterruptNotification(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		started := make(chan struct{}, 1)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("wait", func(ctx context.Context) error {
+				started <- struct{}{}
+				<-ctx.Done()
+				return context.Cause(ctx)
+			})
+			return nil
+		})
+		e.ready()
+		e.notify("wait")
+		waitChan(t, started, "the handler to start")
+		e.notify(protocol.MethodInterrupt, "stop")
+		c := e.expect(protocol.FuncEcho, false)
+		checkEqual(t, "echo args", c.args, []any{"error", "demo", "wait: " + ErrInterrupted.Error() + ": stop"})
+	})
+}
+
+func waitChan[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(serveTimeout):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	panic("unreachable")
+}
+
+func TestServeAsync(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e := startServe(t, kind, serveOpts{}, demoSetup)
+		e.ready()
+		e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "add", []any{40, 2})
+		c := e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args, []any{"vigor:1", "vigor:2", true, int64(42)})
+
+		e.notify(protocol.MethodAsync, "vigor:3", "vigor:4", "fail", []any{})
+		c = e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args, []any{"vigor:3", "vigor:4", false, map[string]any{
+			"name": "VigorError", "plugin": "demo", "method": "fail", "message": "bad input",
+		}})
+
+		e.notify(protocol.MethodAsync, "vigor:5", "vigor:6", "boom", []any{})
+		c = e.expect(protocol.FuncResolve, false)
+		if len(c.args) != 4 || c.args[2] != false {
+			t.Fatalf("resolve args %v, want a failure", c.args)
+		}
+		if msg := c.args[3].(map[string]any)["message"]; msg != "panic: kaboom (stack in the plugin's stderr)" {
+			t.Fatalf("message %q, want the panic", msg)
+		}
+	})
+}
+
+// unloadSetup registers three hooks that record their order; the second
+// and third fail.
+func unloadSetup(ran *[]int, mu *sync.Mutex, errs map[int]error) func(context.Context, *Plugin) error {
+	return func(ctx context.Context, p *Plugin) error {
+		for i := 1; i <= 3; i++ {
+			p.OnUnload(func(ctx context.Context) error {
+				mu.Lock()
+				*ran = append(*ran, i)
+				mu.Unlock()
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("hook %d: ctx ended: %w", i, err)
+				}
+				if i == 1 && context.Cause(p.Context()) != ErrUnloaded {
+					return fmt.Errorf("hook 1: the plugin's ctx is not cancelled with ErrUnloaded: %v", context.Cause(p.Context()))
+				}
+				return errs[i]
+			})
+		}
+		return demoSetup(ctx, p)
+	}
+}
+
+func TestServeUnload(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		errs map[int]error
+		want any // the error reported to the editor
+	}{
+		{"ok", nil, nil},
+		{"hooks fail", map[int]error{2: errors.New("e2"), 3: errors.New("e3")}, "e3; e2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachEditor(t, func(t *testing.T, kind string) {
+				var ran []int
+				var mu sync.Mutex
+				e := startServe(t, kind, serveOpts{}, unloadSetup(&ran, &mu, tc.errs))
+				e.ready()
+				pctx := e.p().Context()
+				e.notify(protocol.MethodUnload)
+				c := e.expect(protocol.FuncUnloaded, true)
+				checkEqual(t, "unloaded args", c.args, []any{"demo", "7", tc.want})
+				checkEqual(t, "exit code", e.wait(), 0)
+				mu.Lock()
+				checkEqual(t, "hook order", ran, []int{3, 2, 1})
+				mu.Unlock()
+				if cause := context.Cause(pctx); cause != ErrUnloaded {
+					t.Fatalf("the plugin's context: %v, want ErrUnloaded", cause)
+				}
+			})
+		})
+	}
+}
+
+// A panicking hook fails the unload; the other hooks still run.
+func TestServeUnloadHookPanics(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		ran := make(chan string, 2)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.OnUnload(func(context.Context) error { ran <- "first"; return nil })
+			p.OnUnload(func(context.Context) error { panic("in hook") })
+			return nil
+		})
+		e.ready()
+		e.notify(protocol.MethodUnload)
+		c := e.expect(protocol.FuncUnloaded, true)
+		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", "panic: in hook (stack in the plugin's stderr)"})
+		checkEqual(t, "exit code", e.wait(), 0)
+		checkEqual(t, "the other hook", waitChan(t, ran, "the first hook"), "first")
+	})
+}
+
+// A hook can still call the editor.
+func TestServeUnloadHookCallsEditor(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		answer := func(fn string, args []any) (any, string) { return "saved", "" }
+		got := make(chan any, 1)
+		e := startServe(t, kind, serveOpts{answer: answer}, func(ctx context.Context, p *Plugin) error {
+			p.OnUnload(func(ctx context.Context) error {
+				v, err := p.Call(ctx, "SaveState")
+				got <- v
+				return err
+			})
+			return nil
+		})
+		e.ready()
+		e.notify(protocol.MethodUnload)
+		e.expect("SaveState", true)
+		c := e.expect(protocol.FuncUnloaded, true)
+		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", nil})
+		checkEqual(t, "the hook's call", waitChan(t, got, "the hook"), "saved")
+		checkEqual(t, "exit code", e.wait(), 0)
+	})
+}
+
+// When the editor goes away, serve runs the hooks and returns 0.
+func TestServeEditorCloses(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		var ran []int
+		var mu sync.Mutex
+		e := startServe(t, kind, serveOpts{}, unloadSetup(&ran, &mu, nil))
+		e.ready()
+		pctx := e.p().Context()
+		e.toPlugin.Close()
+		checkEqual(t, "exit code", e.wait(), 0)
+		mu.Lock()
+		checkEqual(t, "hook order", ran, []int{3, 2, 1})
+		mu.Unlock()
+		if cause := context.Cause(pctx); cause != ErrUnloaded {
+			t.Fatalf("the plugin's context: %v, want ErrUnloaded", cause)
+		}
+	})
+}
+
+// A handler that is still running when the editor goes away sees its ctx
+// end (Run waits for it, so otherwise serve would never return and the
+// process would outlive the editor).
+func TestServeEditorClosesDuringHandler(t *testing.T) {
+	for _, how := range []string{"request", "notify"} {
+		t.Run(how, func(t *testing.T) {
+			forEachEditor(t, func(t *testing.T, kind string) {
+				started := make(chan struct{}, 1)
+				causes := make(chan error, 1)
+				e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+					p.Handle("wait", func(ctx context.Context) {
+						started <- struct{}{}
+						<-ctx.Done()
+						causes <- context.Cause(ctx)
+					})
+					return nil
+				})
+				e.ready()
+				if how == "request" {
+					e.requestAsync("wait")
+				} else {
+					e.notify("wait")
+				}
+				waitChan(t, started, "the handler to start")
+				e.toPlugin.Close()
+				checkEqual(t, "exit code", e.wait(), 0)
+				if cause := waitChan(t, causes, "the handler's ctx to end"); cause != ErrUnloaded {
+					t.Fatalf("cause %v, want ErrUnloaded", cause)
+				}
+			})
+		})
+	}
+}
