@@ -38,6 +38,12 @@ func TestValuesRoundTrip(t *testing.T) {
 		mustEqual(t, ed, "dict", ed.MustEval(t, `vigor#request('vtest', 'dict', [{'a': 1, 'b': 2}])`), int64(3))
 		mustEqual(t, ed, "struct", ed.MustEval(t, `vigor#request('vtest', 'point', [{'x': 1, 'y': 2}])`),
 			map[string]any{"x": int64(2), "y": int64(1), "label": "swapped"})
+		// A struct: fields by json tag; a float field stays a Float; a nil
+		// slice is v:null. A []byte is a List of Numbers on Vim (JSON has
+		// no Blob) and a String on Neovim (its API has no Blob; it makes
+		// one only of a string that holds a NUL byte, as below).
+		mustEqual(t, ed, "struct fields", ed.MustEval(t, `map(vigor#request('vtest', 'record_value', []), {k, v -> type(v)})`),
+			map[string]any{"f": int64(5), "bytes": map[string]int64{"vim": 3, "nvim": 1}[ed.Kind], "nil": int64(7), "inner": int64(4)})
 		mustEqual(t, ed, "variadic", ed.MustEval(t, `vigor#request('vtest', 'sum', [1, 2, 3])`), int64(6))
 		mustEqual(t, ed, "variadic, none", ed.MustEval(t, `vigor#request('vtest', 'sum', [])`), int64(0))
 		mustEqual(t, ed, "no result", ed.MustEval(t, `vigor#request('vtest', 'nothing', [])`), nil)
@@ -45,8 +51,9 @@ func TestValuesRoundTrip(t *testing.T) {
 			// v:none (Vim only) arrives as null.
 			mustEqual(t, ed, "v:none", ed.MustEval(t, `vigor#request('vtest', 'echo', [v:none]) is v:null`), int64(1))
 		}
-		// A Blob reaches Go as []byte; a Go []byte comes back as a Blob on
-		// Neovim and as a List of bytes on Vim (JSON has no Blob).
+		// A Blob reaches Go as []byte. A Go []byte comes back as a List of
+		// bytes on Vim (JSON has no Blob); on Neovim as a String, which
+		// Neovim makes a Blob because this one holds a NUL byte.
 		mustEqual(t, ed, "blob length", ed.MustEval(t, `vigor#request('vtest', 'bloblen', [0z00FF10])`), int64(3))
 		wantBlob := map[string]string{"vim": "[0, 255, 16]", "nvim": "0z00FF10"}[ed.Kind]
 		mustEqual(t, ed, "blob back", ed.MustEval(t, `string(vigor#request('vtest', 'blob', [0z00FF10]))`), wantBlob)

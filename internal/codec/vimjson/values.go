@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -50,10 +51,19 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 	case float32:
 		return appendFloat(b, float64(x)), nil
 	case []byte:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
 		return appendBytes(b, x), nil
 	case []any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
 		return appendList(b, x)
 	case []string:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
 		b = append(b, '[')
 		for i, s := range x {
 			if i > 0 {
@@ -63,6 +73,9 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case []int:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
 		b = append(b, '[')
 		for i, n := range x {
 			if i > 0 {
@@ -72,6 +85,9 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -128,7 +144,7 @@ func appendReflect(b []byte, v any) ([]byte, error) {
 		return appendFloat(b, rv.Float()), nil
 	case reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
-			return append(b, "[]"...), nil
+			return append(b, "null"...), nil // as encoding/json and msgpack do
 		}
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
 			n := rv.Len()
@@ -157,7 +173,7 @@ func appendReflect(b []byte, v any) ([]byte, error) {
 			return b, fmt.Errorf("cannot send %s to Vim: Dict keys must be strings", rv.Type())
 		}
 		if rv.IsNil() {
-			return append(b, "{}"...), nil
+			return append(b, "null"...), nil
 		}
 		keys := rv.MapKeys()
 		slices.SortFunc(keys, func(a, c reflect.Value) int {
@@ -183,11 +199,84 @@ func appendReflect(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	}
+	if rv.Kind() == reflect.Struct {
+		return appendStruct(b, rv)
+	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		return b, fmt.Errorf("cannot send %T to Vim: %w", v, err)
 	}
 	return append(b, out...), nil
+}
+
+// appendStruct writes a struct as a Dict, by its `json` tags as
+// encoding/json would, but with this package's forms for the field values
+// (so that a []byte field is a List of bytes and a float field a Float, as
+// they are on Neovim).
+func appendStruct(b []byte, rv reflect.Value) ([]byte, error) {
+	b = append(b, '{')
+	first := true
+	var err error
+	b, err = appendFields(b, rv, &first)
+	if err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+func appendFields(b []byte, rv reflect.Value, first *bool) ([]byte, error) {
+	t := rv.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		fv := rv.Field(i)
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue
+				}
+				fv, ft = fv.Elem(), ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				var err error
+				if b, err = appendFields(b, fv, first); err != nil {
+					return b, err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.Contains(","+opts+",", ",omitempty,") && fv.IsZero() && emptyKind(fv) {
+			continue
+		}
+		if !*first {
+			b = append(b, ',')
+		}
+		*first = false
+		b = appendString(b, name)
+		b = append(b, ':')
+		var err error
+		if b, err = AppendValue(b, fv.Interface()); err != nil {
+			return b, fmt.Errorf("field %s: %w", f.Name, err)
+		}
+	}
+	return b, nil
+}
+
+// emptyKind reports whether omitempty applies to v's kind, as in
+// encoding/json (which leaves structs alone).
+func emptyKind(v reflect.Value) bool {
+	return v.Kind() != reflect.Struct
 }
 
 func appendList(b []byte, xs []any) ([]byte, error) {

@@ -530,11 +530,13 @@ func TestBoolNil(t *testing.T) {
 		{false, "false"},
 		{nil, "null"},
 		{(*int)(nil), "null"},
-		{(map[string]any)(nil), "{}"},
-		{(map[string]int)(nil), "{}"},
-		{([]any)(nil), "[]"},
-		{([]string)(nil), "[]"},
-		{([]float64)(nil), "[]"},
+		// Nil slices and maps are null, as in encoding/json and as
+		// msgpack sends them to Neovim.
+		{(map[string]any)(nil), "null"},
+		{(map[string]int)(nil), "null"},
+		{([]any)(nil), "null"},
+		{([]string)(nil), "null"},
+		{([]float64)(nil), "null"},
 	} {
 		if got := appendValue(t, tt.in); got != tt.want {
 			t.Errorf("AppendValue(%#v) = %s, want %s", tt.in, got, tt.want)
@@ -559,7 +561,7 @@ func TestBlobs(t *testing.T) {
 	}{
 		{[]byte{0, 1, 127, 128, 255}, "[0,1,127,128,255]"},
 		{[]byte{}, "[]"},
-		{[]byte(nil), "[]"},
+		{[]byte(nil), "null"},
 		{blob{9, 8}, "[9,8]"},
 		{[4]byte{1, 2, 3, 4}, "[1,2,3,4]"},
 		{[]any{[]byte("hi")}, "[[104,105]]"},
@@ -638,7 +640,7 @@ func TestCompositeValues(t *testing.T) {
 		{"slice of slices", [][]int{{1}, {}}, `[[1],[]]`},
 		{"array", [2]string{"a", "b"}, `["a","b"]`},
 		{"pointer", func() any { n := 5; return &n }(), `5`},
-		{"pointer to struct", &inner{N: 2}, `{"n":2}`},
+		{"pointer to struct", &inner{N: 2}, `{"n":2.0}`}, // a float field stays a Float
 		{"struct", point{X: 1, Skip: 9, Inner: &inner{N: 0.5}, Tags: []string{"t"}, plain: 3},
 			`{"x":1,"inner":{"n":0.5},"tags":["t"]}`},
 		{"struct all fields", point{X: -1, Y: "y", Meta: map[string]string{"k": "v"}},

@@ -45,6 +45,15 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		L string `json:"label,omitempty"`
 	}
 	p.Handle("point", func(pt point) point { return point{X: pt.Y, Y: pt.X, L: "swapped"} })
+	type record struct {
+		F     float64  `json:"f"`
+		Bytes []byte   `json:"bytes"`
+		Nil   []string `json:"nil"`
+		Inner *point   `json:"inner,omitempty"`
+	}
+	p.Handle("record_value", func() record {
+		return record{F: 2, Bytes: []byte{1, 2}, Inner: &point{X: 1}}
+	})
 	p.Handle("sum", func(nums ...int) int {
 		n := 0
 		for _, x := range nums {
