@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
@@ -151,7 +152,7 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	var ee *EditorError
 	if errors.As(err, &ee) && ee.Fn == protocol.FuncDispatch {
 		// The runtime's message names the plugin and method already.
-		return nil, errors.New(ee.Msg)
+		return nil, errors.New(strings.TrimPrefix(ee.Msg, "[vigor] "))
 	}
 	return v, err
 }

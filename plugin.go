@@ -7,11 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
@@ -44,6 +46,7 @@ type Meta struct {
 type Plugin struct {
 	name     string
 	instance string
+	dir      string
 	meta     Meta
 	sess     *rpc.Session
 	codec    wire.Codec
@@ -71,6 +74,10 @@ func (p *Plugin) Name() string { return p.name }
 
 // Meta returns what the editor told the plugin about itself.
 func (p *Plugin) Meta() Meta { return p.meta }
+
+// Dir returns the plugin's source directory (<repo>/vigor/<name>), for
+// files that ship with it.
+func (p *Plugin) Dir() string { return p.dir }
 
 // Logger returns the plugin's log, a file under Vigor's cache (see
 // :help vigor-log). It is for detail; use Infof and friends to tell the user.
@@ -119,7 +126,14 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// Stray prints must not corrupt the channel: fmt.Println and friends
 	// go to stderr, which the runtime copies to the plugin's log.
 	os.Stdout = os.Stderr
-	code := serve(context.Background(), os.Getenv, os.Stdin, out, os.Stderr, setup)
+	// The editor owns the plugin's lifetime. Ctrl-C in the editor's
+	// terminal is not for the plugin; SIGTERM (Vim stops its jobs with it
+	// when it quits) ends the plugin like an editor that went away: the
+	// unload hooks run.
+	signal.Ignore(os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	code := serve(ctx, os.Getenv, os.Stdin, out, os.Stderr, setup)
+	stop()
 	os.Exit(code)
 }
 
@@ -141,6 +155,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p := &Plugin{
 		name:     name,
 		instance: getenv(protocol.EnvInstance),
+		dir:      getenv(protocol.EnvDir),
 		meta: Meta{
 			Host:     hostName,
 			Version:  getenv(protocol.EnvEditorVersion),
@@ -177,7 +192,8 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		cancel()
 		return 1
 	}
-	p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "pid", os.Getpid())
+	p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "sdk", SDKVersion,
+		"protocol", protocol.Version, "runtime_protocol", getenv(protocol.EnvProtocol))
 	info := map[string]any{
 		"protocol": protocol.Version,
 		"sdk":      SDKVersion,
@@ -191,6 +207,11 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	case err := <-runErr:
 		// The editor closed the channel: clean up and go.
 		p.log.Info("channel closed", "err", err)
+		p.unload(context.Background(), false)
+		return 0
+	case <-ctx.Done():
+		// SIGTERM: the editor is quitting.
+		p.log.Info("terminated")
 		p.unload(context.Background(), false)
 		return 0
 	case <-p.quit:
@@ -275,7 +296,7 @@ func (p *Plugin) unload(ctx context.Context, report bool) {
 	p.mu.Unlock()
 	p.cancel(ErrUnloaded)
 
-	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
+	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unloadHookTimeout)
 	defer cancel()
 	var errs []string
 	for i := len(hooks) - 1; i >= 0; i-- {
@@ -303,6 +324,11 @@ func (p *Plugin) runHook(ctx context.Context, fn func(context.Context) error) (e
 	}()
 	return fn(ctx)
 }
+
+// unloadHookTimeout bounds the unload hooks; it is shorter than the
+// runtime's g:vigor#unload_timeout (3000 ms by default), after which the
+// process is killed.
+const unloadHookTimeout = 2 * time.Second
 
 // dispatcher serves the editor's messages (rpc.Handler).
 type dispatcher Plugin
@@ -374,7 +400,9 @@ func (p *Plugin) async(m *wire.Message) {
 		} else {
 			args = []any{ok, fail, true, res}
 		}
-		if err := p.ed.Notify(p.ctx, protocol.FuncResolve, args); err != nil {
+		// The plugin may be unloading (p.ctx is cancelled then); the
+		// answer must still reach the editor, or its callbacks leak.
+		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
 			p.log.Error("cannot resolve request_async", "method", method, "err", err)
 		}
 	}()
@@ -405,10 +433,17 @@ func (p *Plugin) tellError(method string, err error) {
 	_ = p.ed.Notify(p.ctx, protocol.FuncEcho, []any{"error", p.name, method + ": " + err.Error()})
 }
 
+// maxLog is the size at which a plugin's log is moved to <log>.1 (replacing
+// the older one) when the plugin starts.
+const maxLog = 1 << 20
+
 func openLog(path string, fallback io.Writer, name string) (*slog.Logger, string) {
 	w := fallback
 	shown := "the plugin's stderr"
 	if path != "" {
+		if st, err := os.Stat(path); err == nil && st.Size() > maxLog {
+			_ = os.Rename(path, path+".1")
+		}
 		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
 			w = f
 			shown = path

@@ -9,7 +9,7 @@ let s:none = {'state': ''}
 function! vigor#request(name, method, params) abort
   " The fast path: a loaded plugin (its name was checked when it loaded).
   let l:p = get(s:plugins, a:name, s:none)
-  if l:p.state !=# 'loaded'
+  if l:p.state !=# 'loaded' || get(g:, 'vigor#disabled', 0)
     let l:p = s:target(a:name, a:method)
     if empty(l:p)
       return 0

@@ -78,3 +78,51 @@ func TestEditorRespondsWhileBuilding(t *testing.T) {
 		})
 	}
 }
+
+// request_async calls that are running when their plugin unloads or dies
+// get their failure callback, and both callbacks are released.
+func TestRequestAsyncOnUnloadAndCrash(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		ed.MustExec(t, `let g:ng = []`)
+		ed.MustEval(t, `vigor#request_async('vtest', 'block', [], {v -> 0}, {e -> add(g:ng, e.message)})`)
+		time.Sleep(100 * time.Millisecond)
+		ed.MustEval(t, `vigor#plugin#reload('vtest')`)
+		ed.WaitFor(t, `len(g:ng) == 1`, 10*time.Second)
+		mustEqual(t, ed, "unloaded", ed.MustEval(t, `g:ng[0]`), "plugin unloaded")
+		waitEvents(t, ed, "vtest", 6)
+		waitLoaded(t, ed, "vtest")
+		ed.MustEval(t, `vigor#request_async('vtest', 'block', [], {v -> 0}, {e -> add(g:ng, e.message)})`)
+		time.Sleep(100 * time.Millisecond)
+		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "closed its channel")
+		ed.WaitFor(t, `len(g:ng) == 2`, 10*time.Second)
+		mustEqual(t, ed, "died", ed.MustEval(t, `g:ng[1]`), "the plugin process exited (status 4) before it answered")
+		mustEqual(t, ed, "callbacks left", ed.MustEval(t, `vigor#callback#count()`), int64(0))
+	})
+}
+
+// When the editor quits, the plugin's unload hooks still run (Vim stops
+// its jobs with SIGTERM; Neovim closes the channel).
+func TestUnloadHooksRunWhenEditorQuits(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			mark := filepath.Join(t.TempDir(), "unloaded")
+			opts := main1()
+			opts.Env = []string{"VTEST_UNLOAD_FILE=" + mark}
+			ed := editortest.Start(t, kind, opts)
+			waitLoaded(t, ed, "vtest")
+			ed.Close()
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if _, err := os.Stat(mark); err == nil {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the unload hook did not run after the editor quit", kind)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}

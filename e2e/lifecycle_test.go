@@ -265,6 +265,11 @@ func TestWarmStartRunsNoGo(t *testing.T) {
 			if string(calls2) != string(calls) {
 				t.Fatalf("%s: the warm start ran go: %q", kind, strings.TrimPrefix(string(calls2), string(calls)))
 			}
+			ed2.Close()
+			// With Go gone, the cached builds still start.
+			opts.Cmds = []string{`let g:vigor#go = '/nonexistent/go'`}
+			ed3 := editortest.Start(t, kind, opts)
+			mustEqual(t, ed3, "without go", ed3.MustEval(t, `vigor#request('hello', 'greet', ['no go'])`), "Hello, no go!")
 		})
 	}
 }
@@ -278,6 +283,10 @@ func TestNoGoToolchain(t *testing.T) {
 			ed := editortest.Start(t, kind, opts)
 			mustThrow(t, ed, `vigor#request('hello', 'greet', ['x'])`, "[vigor] hello.greet: the plugin failed to load: the Go toolchain '/nonexistent/go' was not found")
 			mustEqual(t, ed, "events", eventsFor(t, ed, "hello"), []string{fail})
+			// Fixed without a restart: point at Go and reload.
+			ed.MustExec(t, `let g:vigor#go = exepath('go')`)
+			ed.MustEval(t, `vigor#plugin#reload('hello')`)
+			mustEqual(t, ed, "after reload", ed.MustEval(t, `vigor#request('hello', 'greet', ['fixed'])`), "Hello, fixed!")
 		})
 	}
 }

@@ -17,6 +17,11 @@ elseif v:version < 900 || !has('patch-9.0.1378')
   echomsg '[vigor] Vigor needs Vim 9.0.1378 or newer; this is an older Vim, so Vigor is off.'
   echohl None
   finish
+elseif !has('job') || !has('channel') || !has('timers')
+  echohl WarningMsg
+  echomsg '[vigor] Vigor needs a Vim built with +job, +channel and +timers; this one lacks one, so Vigor is off.'
+  echohl None
+  finish
 endif
 
 augroup vigor_default

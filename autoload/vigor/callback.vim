@@ -42,3 +42,8 @@ endfunction
 function! vigor#callback#count() abort
   return len(s:registry)
 endfunction
+
+" The registry itself (internal use).
+function! vigor#callback#registry() abort
+  return s:registry
+endfunction

@@ -4,7 +4,7 @@
 // The runtime builds this command on first use and runs it on every
 // startup; it prints machine-readable progress with -json.
 //
-//	vigor build [-json] [-force] [-go GO] -cache DIR -sdk DIR NAME=DIR...
+//	vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
 //	vigor version
 package main
 
@@ -33,8 +33,9 @@ func main() {
 const usage = `vigor: the Vigor tool (https://github.com/vigorvim/vigor)
 
 Usage:
-  vigor build [-json] [-force] [-go GO] [-cache DIR] [-sdk DIR] NAME=DIR...
-        build plugins, or find them fresh in the cache
+  vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
+        build plugins, or find them fresh in the cache. -sdk is the Vigor
+        checkout to build against; flags come before the plugins
   vigor version
         print the version
 
@@ -66,14 +67,18 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.Bool("json", false, "print one JSON object per event (for the runtime)")
 	force := fs.Bool("force", false, "rebuild even when the cached binary is fresh")
 	goCmd := fs.String("go", "go", "the go command")
-	cache := fs.String("cache", defaultCache(), "the cache directory")
-	sdk := fs.String("sdk", "", "the Vigor checkout that plugins build against (default: found from the plugin dirs)")
+	cache := fs.String("cache", defaultCache(), "the cache directory (the editors pass theirs)")
+	sdk := fs.String("sdk", "", "the Vigor checkout that plugins build against (required)")
 	jobs := fs.Int("j", 0, "parallel builds (default: the number of CPUs)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	var plugins []build.Plugin
 	for _, a := range fs.Args() {
+		if strings.HasPrefix(a, "-") {
+			fmt.Fprintf(stderr, "vigor build: flag %s comes after the plugins; put flags first\n", a)
+			return 2
+		}
 		name, dir, ok := strings.Cut(a, "=")
 		if !ok {
 			dir = a

@@ -160,10 +160,13 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 	pdir := filepath.Join(b.opts.Cache, "plugins", pl.Name)
 	bin := filepath.Join(pdir, key, exeName(pl.Name))
 	if !b.opts.Force {
-		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && b.sameGo(bin) {
 			b.emit(Event{Plugin: pl.Name, Status: "cached", Bin: bin})
 			return Result{Plugin: pl.Name, Bin: bin, Cached: true}
 		}
+	}
+	if _, err := b.goBinary(); err != nil {
+		return fail(err, nil)
 	}
 	b.emit(Event{Plugin: pl.Name, Status: "building"})
 	// Another editor may be building the same plugin right now: take turns,
@@ -173,7 +176,7 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 		return fail(err, nil)
 	}
 	defer unlock()
-	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && !b.opts.Force {
+	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && !b.opts.Force && b.sameGo(bin) {
 		b.emit(Event{Plugin: pl.Name, Status: "built", Bin: bin, Ms: time.Since(start).Milliseconds()})
 		return Result{Plugin: pl.Name, Bin: bin}
 	}
@@ -187,19 +190,13 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 	return Result{Plugin: pl.Name, Bin: bin}
 }
 
-// key fingerprints everything that goes into the binary: the plugin's
-// module (file names, sizes and times), the SDK, the toolchain and the
-// environment that changes what it builds.
+// key fingerprints the plugin's inputs: its module (file names, sizes and
+// times), the SDK, and the environment that changes what it builds. The
+// toolchain is not in the key but in a stamp beside the binary (sameGo), so
+// that a cached plugin still starts where Go is no longer installed.
 func (b *builder) key(dir, modRoot string) (string, error) {
-	goPath, err := b.goBinary()
-	if err != nil {
-		return "", err
-	}
 	h := sha256.New()
 	fmt.Fprintf(h, "vigor-build-1\x00%s\x00%s\x00", dir, modRoot)
-	if st, err := os.Stat(goPath); err == nil {
-		fmt.Fprintf(h, "go %s %d %d\x00", goPath, st.Size(), st.ModTime().UnixNano())
-	}
 	for _, k := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOTOOLCHAIN", "GOEXPERIMENT", "GOAMD64", "GOARM64"} {
 		fmt.Fprintf(h, "%s=%s\x00", k, os.Getenv(k))
 	}
@@ -256,6 +253,26 @@ func hashTree(h interface{ Write([]byte) (int, error) }, root string, sdkOnly bo
 	})
 }
 
+// goStamp names the toolchain at goPath: its path, size and time.
+func goStamp(goPath string) string {
+	st, err := os.Stat(goPath)
+	if err != nil {
+		return goPath
+	}
+	return fmt.Sprintf("%s %d %d", goPath, st.Size(), st.ModTime().UnixNano())
+}
+
+// sameGo reports whether bin was built by the toolchain found now. With no
+// toolchain found, the cached binary is used as it is.
+func (b *builder) sameGo(bin string) bool {
+	goPath, err := b.goBinary()
+	if err != nil {
+		return true
+	}
+	stamp, err := os.ReadFile(bin + ".go")
+	return err == nil && string(stamp) == goStamp(goPath)
+}
+
 func findModule(dir string) (string, error) {
 	for d := dir; ; {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
@@ -300,6 +317,9 @@ func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bi
 		return lines, fmt.Errorf("build failed: %s", firstError(lines, err))
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return lines, err
+	}
+	if err := os.WriteFile(bin+".go", []byte(goStamp(b.goPath)), 0o644); err != nil {
 		return lines, err
 	}
 	if err := os.Rename(partial, bin); err != nil {

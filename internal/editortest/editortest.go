@@ -279,7 +279,6 @@ func (ed *Editor) Close() {
 	})
 }
 
-// Exited is closed... reports whether the editor has exited.
 func (ed *Editor) call(ctx context.Context, fn string, arg string) (wire.Raw, error) {
 	var raw wire.Raw
 	var err error

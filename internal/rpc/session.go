@@ -282,6 +282,9 @@ func (s *Session) shutdown(reason error) {
 // Call sends a request and waits for its response, for ctx to end, or for the
 // session to end.
 func (s *Session) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	ch := make(chan response, 1)
 	s.mu.Lock()
 	if s.err != nil {

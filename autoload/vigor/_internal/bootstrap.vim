@@ -33,6 +33,20 @@ function! vigor#_internal#bootstrap#start() abort
   if vigor#_internal#conf#get('disabled') || s:state !=# 'none'
     return
   endif
+  call s:start()
+endfunction
+
+" After a failed start (Go missing, say), a load() or reload() tries again,
+" so the user can fix g:vigor#go without restarting the editor.
+function! vigor#_internal#bootstrap#retry() abort
+  if s:state ==# 'failed'
+    let s:state = 'none'
+    let s:error = ''
+    call s:start()
+  endif
+endfunction
+
+function! s:start() abort
   call mkdir(vigor#_internal#conf#log_dir(), 'p')
   call vigor#plugin#discover()
   let s:vigor = s:vigor_path()

@@ -1,5 +1,6 @@
-" Process and channel operations, one set per editor. Nothing outside this
-" file (and api/vim.vim) knows which editor it runs in.
+" Process and channel operations, one set per editor: the plugin
+" processes' channels are handled here only. (Other files branch on the
+" editor too, for the build jobs, waiting and paths; api/vim.vim is Vim's.)
 "
 " A handle is a dict: {'job': <job>, 'chan': <channel>}.
 " callbacks: {'stderr': {lines -> ...}, 'exit': {status -> ...}}

@@ -2,9 +2,10 @@
 "
 "   reserved  -> building  -> starting -> loaded -> unloading -> stopped
 "   (waiting      (vigor       (process      |                    |
-"    for the       build)       started,      +-> starting        +-> building (reload)
-"    runtime)                   no ready)         (restart after a crash)
-"   any loading state -> failed
+"    for the       build)       started,      +-> starting        +-> reserved -> building
+"    runtime)                   no ready)         (restart after       (reload, or a later
+"                                                  a crash)             load())
+"   any loading state -> failed -> reserved (load() or reload() tries again)
 "
 " 'reserved' means known but waiting for the runtime (the vigor command) to
 " be ready. Keep s:PROTOCOL equal to protocol.Version in
@@ -17,6 +18,7 @@ let s:plugins = {}
 let s:instance = 0
 let s:exiting = 0
 let s:early_waiters = {}
+let s:async_owner = {}
 
 function! vigor#_internal#plugin#valid_name(name) abort
   return type(a:name) == v:t_string && a:name =~# s:NAME
@@ -54,6 +56,7 @@ function! s:new(name, dir) abort
         \ 'handle': v:null,
         \ 'instance': 0,
         \ 'queue': [],
+        \ 'inflight': {},
         \ 'waiters': get(s:early_waiters, a:name, []),
         \ 'crashes': [],
         \ 'pending': '',
@@ -88,6 +91,8 @@ function! vigor#_internal#plugin#load(name, dir) abort
   let l:p.crashes = []
   if vigor#_internal#bootstrap#is_ready()
     call s:begin(l:p)
+  elseif vigor#_internal#bootstrap#state() ==# 'failed'
+    call vigor#_internal#bootstrap#retry()
   endif
 endfunction
 
@@ -193,8 +198,8 @@ function! vigor#_internal#plugin#on_ready(name, instance, info) abort
   call s:stop_timer(l:p)
   let l:proto = get(a:info, 'protocol', 0)
   if l:proto != s:PROTOCOL
-    call s:fail(l:p, printf('it speaks protocol %s but this Vigor speaks %d; rebuild it with :call vigor#plugin#reload(%s)',
-          \ l:proto, s:PROTOCOL, string(a:name)))
+    call s:fail(l:p, printf('it speaks protocol %s but this Vigor speaks %d: it was not built with this Vigor''s SDK; update the plugin or Vigor',
+          \ l:proto, s:PROTOCOL))
     return
   endif
   let l:p.state = 'loaded'
@@ -296,6 +301,9 @@ function! s:on_exit(name, instance, status) abort
     return
   endif
   let l:p.handle = v:null
+  if !empty(l:p.inflight)
+    call s:fail_inflight(l:p, printf('the plugin process exited (status %d) before it answered', a:status))
+  endif
   if l:p.state ==# 'unloading'
     call s:finish_unload(l:p)
     return
@@ -452,8 +460,32 @@ function! s:send(p, msg) abort
   if a:msg[0] ==# 'notify'
     call vigor#_internal#host#notify(a:p.handle, a:msg[1], a:msg[2])
   else
+    let a:p.inflight[a:msg[1]] = [a:msg[2], a:msg[3]]
+    let s:async_owner[a:msg[1]] = a:p.name
     call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
   endif
+endfunction
+
+" A request_async was resolved (called by vigor#_internal#callback#resolve).
+function! vigor#_internal#plugin#async_done(success_id) abort
+  let l:name = get(s:async_owner, a:success_id, '')
+  if empty(l:name)
+    return
+  endif
+  unlet s:async_owner[a:success_id]
+  if has_key(s:plugins, l:name) && has_key(s:plugins[l:name].inflight, a:success_id)
+    unlet s:plugins[l:name].inflight[a:success_id]
+  endif
+endfunction
+
+" The process is gone: every request_async still running fails.
+function! s:fail_inflight(p, why) abort
+  let l:inflight = a:p.inflight
+  let a:p.inflight = {}
+  for [l:sid, l:rest] in items(l:inflight)
+    call vigor#_internal#callback#resolve(l:sid, l:rest[0], v:false,
+          \ s:error_object(a:p.name, l:rest[1], a:why))
+  endfor
 endfunction
 
 function! vigor#_internal#plugin#interrupt(reason) abort

@@ -156,6 +156,10 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return "still fine"
 	})
 	p.OnUnload(func(ctx context.Context) error {
+		if f := os.Getenv("VTEST_UNLOAD_FILE"); f != "" {
+			// The editor may be gone (it quit): leave a trace in a file.
+			_ = os.WriteFile(f, []byte("unloaded"), 0o644)
+		}
 		return p.Cmd(ctx, "let g:vtest_unloaded = get(g:, 'vtest_unloaded', 0) + 1", nil)
 	})
 	return nil
