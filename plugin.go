@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -122,9 +123,12 @@ func (p *Plugin) Handle(method string, fn any) {
 // Main returns only by exiting the process: when the plugin is unloaded, or
 // when the editor goes away.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
-	out := os.Stdout
+	in := pollable(0, "vigor-channel-in", os.Stdin)
+	out := pollable(1, "vigor-channel-out", os.Stdout)
 	// Stray prints must not corrupt the channel: fmt.Println and friends
-	// go to stderr, which the runtime copies to the plugin's log.
+	// go to stderr, which the runtime copies to the plugin's log. The old
+	// os.Stdout must stay reachable, or its finalizer closes fd 1.
+	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	// The editor owns the plugin's lifetime. Ctrl-C in the editor's
 	// terminal is not for the plugin; SIGTERM (Vim stops its jobs with it
@@ -132,8 +136,9 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// unload hooks run.
 	signal.Ignore(os.Interrupt)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	code := serve(ctx, os.Getenv, os.Stdin, out, os.Stderr, setup)
+	code := serve(ctx, os.Getenv, in, out, os.Stderr, setup)
 	stop()
+	runtime.KeepAlive(stdout)
 	os.Exit(code)
 }
 

@@ -96,6 +96,9 @@ type Session struct {
 	pending map[int64]chan response
 	err     error // set once the session has ended
 
+	pmu  sync.Mutex
+	idle []chan *wire.Message // workers waiting for a request
+
 	nmu   sync.Mutex
 	notes []*wire.Message
 	nbusy bool // the notification goroutine is handling a batch
@@ -187,13 +190,46 @@ func (s *Session) queueIdle() bool {
 	return len(s.notes) == 0 && !s.nbusy
 }
 
+// maxIdleWorkers is how many request goroutines wait for the next request
+// instead of exiting. Reusing one saves growing a new goroutine's stack for
+// every request (a fifth of a request's cost in BenchmarkServeRequest).
+const maxIdleWorkers = 4
+
 func (s *Session) startRequest(m *wire.Message) {
+	s.pmu.Lock()
+	if n := len(s.idle); n > 0 {
+		w := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		s.pmu.Unlock()
+		w <- m
+		return
+	}
+	s.pmu.Unlock()
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	go s.worker(m)
+}
+
+// worker answers requests: m, then whatever startRequest hands it while it
+// waits in the idle list.
+func (s *Session) worker(m *wire.Message) {
+	defer s.wg.Done()
+	next := make(chan *wire.Message, 1)
+	for {
 		res := s.opts.Handler.Request(s.ctx, m)
 		_ = s.Respond(m.ID, res)
-	}()
+		s.pmu.Lock()
+		if len(s.idle) >= maxIdleWorkers {
+			s.pmu.Unlock()
+			return
+		}
+		s.idle = append(s.idle, next)
+		s.pmu.Unlock()
+		select {
+		case m = <-next:
+		case <-s.done:
+			return
+		}
+	}
 }
 
 func (s *Session) enqueue(m *wire.Message) {
