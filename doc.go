@@ -74,6 +74,7 @@
 // # Output and logs
 //
 // The protocol owns stdout: Main sends os.Stdout to stderr, which the
-// runtime copies to the plugin's log (<cache>/vigor/log/<name>.log), where
-// Logger writes too.
+// runtime copies to the plugin's log, where Logger writes too: log/<name>.log
+// in Vigor's cache (~/.cache/vigor on Vim, stdpath('cache')/vigor on
+// Neovim).
 package vigor

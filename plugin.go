@@ -172,7 +172,9 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		quit:     make(chan struct{}),
 	}
 	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
-	p.ctx, p.cancel = context.WithCancelCause(ctx)
+	// ctx ends the plugin (SIGTERM); it is not the parent of the plugin's
+	// contexts, whose cause must be ErrUnloaded then too.
+	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
 	p.sess = rpc.New(codec, out, rpc.Options{
 		Handler:    (*dispatcher)(p),
@@ -315,7 +317,10 @@ func (p *Plugin) unload(ctx context.Context, report bool) {
 			msg = strings.Join(errs, "; ")
 			p.log.Error("unload failed", "err", msg)
 		}
-		_, _ = p.ed.Call(hctx, protocol.FuncUnloaded, []any{p.name, p.instance, msg})
+		// The hooks may have used up their time: the report gets its own.
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		_, _ = p.ed.Call(rctx, protocol.FuncUnloaded, []any{p.name, p.instance, msg})
+		rcancel()
 	}
 	p.qmu.Do(func() { close(p.quit) })
 }

@@ -43,7 +43,7 @@ function! vigor#callback#count() abort
   return len(s:registry)
 endfunction
 
-" The registry itself (internal use).
-function! vigor#callback#registry() abort
-  return s:registry
+" 1 if the callback {id} is registered.
+function! vigor#callback#exists(id) abort
+  return has_key(s:registry, a:id)
 endfunction

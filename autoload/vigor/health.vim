@@ -12,6 +12,8 @@ function! vigor#health#report() abort
   let l:go = vigor#_internal#conf#get('go')
   if executable(l:go)
     call add(l:r, ['ok', printf('Go toolchain: %s (%s)', exepath(l:go), s:go_version(l:go))])
+  elseif vigor#_internal#bootstrap#is_ready()
+    call add(l:r, ['warn', printf('Go toolchain %s not found: plugins already built still start, but nothing can be built; install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
   else
     call add(l:r, ['error', printf('Go toolchain %s not found: install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
   endif

@@ -80,8 +80,8 @@ func New(host string, c Caller, codec wire.Codec) Adapter {
 	return &Nvim{c: c, codec: codec}
 }
 
-// Vim calls functions through Vim9 helpers that catch errors, because a
-// channel "call" command in Vim swallows them.
+// Vim calls functions through helpers that catch errors, because a channel
+// "call" command in Vim swallows them.
 type Vim struct {
 	c     Caller
 	codec wire.Codec

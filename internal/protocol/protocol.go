@@ -46,8 +46,8 @@ const (
 	FuncRedraw   = "vigor#_internal#api#redraw"         // (force)
 	FuncBatch    = "vigor#_internal#api#batch"          // (calls), legacy script, both editors
 
-	// Vim only: Vim9 helpers that catch errors, which Vim's channel "call"
-	// would swallow.
+	// Vim only: helpers that catch errors, which Vim's channel "call" would
+	// swallow (autoload/vigor/_internal/api/vim.vim).
 	FuncVimCall  = "vigor#_internal#api#vim#call"  // (fn, args) -> [result, error|v:null]
 	FuncVimBatch = "vigor#_internal#api#vim#batch" // (calls) -> [results, [index, error]|v:null]
 

@@ -33,7 +33,7 @@ function! vigor#_internal#bootstrap#start() abort
   if vigor#_internal#conf#get('disabled') || s:state !=# 'none'
     return
   endif
-  call s:start()
+  call s:start(1)
 endfunction
 
 " After a failed start (Go missing, say), a load() or reload() tries again,
@@ -42,13 +42,17 @@ function! vigor#_internal#bootstrap#retry() abort
   if s:state ==# 'failed'
     let s:state = 'none'
     let s:error = ''
-    call s:start()
+    call s:start(0)
   endif
 endfunction
 
-function! s:start() abort
+" {discover}: find the plugins on 'runtimepath' first (at startup; not on
+" a retry, which must not load plugins the user left stopped).
+function! s:start(discover) abort
   call mkdir(vigor#_internal#conf#log_dir(), 'p')
-  call vigor#plugin#discover()
+  if a:discover
+    call vigor#plugin#discover()
+  endif
   let s:vigor = s:vigor_path()
   if executable(s:vigor)
     call s:ready()

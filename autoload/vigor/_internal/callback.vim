@@ -3,7 +3,7 @@ function! vigor#_internal#callback#resolve(success_id, failure_id, ok, value) ab
   call vigor#_internal#plugin#async_done(a:success_id)
   let [l:call, l:drop] = a:ok ? [a:success_id, a:failure_id] : [a:failure_id, a:success_id]
   call vigor#callback#unregister(l:drop)
-  if !has_key(vigor#callback#registry(), l:call)
+  if !vigor#callback#exists(l:call)
     " Already resolved: the runtime failed it when the process went away.
     return
   endif

@@ -221,6 +221,9 @@ func (c *Codec) encodeValue(v any) error {
 		_, err := c.out.Write(x)
 		return err
 	case []any:
+		if x == nil {
+			return c.enc.EncodeNil() // as for any nil slice
+		}
 		return c.encodeList(x)
 	}
 	if err := c.enc.Encode(v); err != nil {

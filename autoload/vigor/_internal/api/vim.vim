@@ -8,7 +8,7 @@
 "   one does; so the try/catch is legacy script;
 " - in a def function, call('Name') does not find the global function Name
 "   unless it is written g:Name.
-" The batch loop itself is a def function, which runs it 1.7x faster than
+" The batch loop itself is a def function, which runs it 1.6x faster (BENCHMARKS.md) than
 " legacy script; the legacy wrapper around it catches the errors, and the
 " loop appends to a list the wrapper owns, so the results before a failure
 " survive it.
