@@ -62,6 +62,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return n
 	})
 	p.Handle("nul", func() string { return "a\x00b" })
+	p.Handle("nil_list", func() []any { return nil })
 	p.Handle("big", func(n int) string { return strings.Repeat("x", n) })
 	p.Handle("fail", func() error { return errors.New("it failed on purpose") })
 	p.Handle("panic", func() string { panic("boom") })
