@@ -5,7 +5,7 @@ GO ?= go
 FUZZTIME ?= 10s
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit fuzz demo editors
+.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
@@ -30,7 +30,22 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
 
-## demo: the main job for now: the example plugin answers in Vim and Neovim.
+## bench: the main job: vigor bench in Vim and Neovim, against the baseline
+## client, with denops-benchmark's settings (size 64, count 1000, n 100).
+bench: vigor
+	@env $(EDITORS) ./.cache/vigor bench --editor all --baseline $(BENCHFLAGS)
+
+## bench-smoke: a short run whose JSON must be well formed, with every
+## figure positive (CI runs it; it is not a speed gate).
+bench-smoke: vigor
+	@env $(EDITORS) ./.cache/vigor bench --editor all --baseline --n 5 --json > .cache/bench-smoke.json
+	@python3 scripts/check-bench-json.py .cache/bench-smoke.json
+
+vigor:
+	@mkdir -p .cache
+	$(GO) build -o .cache/vigor ./cmd/vigor
+
+## demo: the example plugin answers in Vim and Neovim.
 demo:
 	@env $(EDITORS) scripts/demo.sh
 

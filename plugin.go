@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,6 +136,13 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// when it quits) ends the plugin like an editor that went away: the
 	// unload hooks run.
 	signal.Ignore(os.Interrupt)
+	// One P, unless the user chose: a plugin waits on the editor far more
+	// than it computes, and with more Ps every message wakes another OS
+	// thread that finds nothing to do (2-3x slower calls; BENCHMARKS.md).
+	// A plugin that computes in parallel can raise it in setup.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	code := serve(ctx, os.Getenv, in, out, os.Stderr, setup)
 	stop()
@@ -172,6 +180,10 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		quit:     make(chan struct{}),
 	}
 	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
+	if path := getenv(EnvCPUProfile); path != "" {
+		stop := startCPUProfile(path+"."+name+".pprof", p.log)
+		defer stop()
+	}
 	// ctx ends the plugin (SIGTERM); it is not the parent of the plugin's
 	// contexts, whose cause must be ErrUnloaded then too.
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
@@ -333,6 +345,28 @@ func (p *Plugin) runHook(ctx context.Context, fn func(context.Context) error) (e
 		}
 	}()
 	return fn(ctx)
+}
+
+// EnvCPUProfile names an environment variable: when it is set (in the
+// editor's environment), each plugin writes a CPU profile of its whole run
+// to <value>.<plugin>.pprof, for `go tool pprof`.
+const EnvCPUProfile = "VIGOR_CPUPROFILE"
+
+func startCPUProfile(path string, log *slog.Logger) func() {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Error("cannot write the CPU profile", "err", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Error("cannot start the CPU profile", "err", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // unloadHookTimeout bounds the unload hooks; it is shorter than the

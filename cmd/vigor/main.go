@@ -36,6 +36,8 @@ Usage:
   vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
         build plugins, or find them fresh in the cache. -sdk is the Vigor
         checkout to build against; flags come before the plugins
+  vigor bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-baseline] [-json]
+        measure call() and batch() in headless editors (see BENCHMARKS.md)
   vigor version
         print the version
 
@@ -50,6 +52,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "build":
 		return runBuild(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr)
+	case "bench-client":
+		return runBenchClient(args[1:], stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "vigor %s\n", vigor.SDKVersion)
 		return 0

@@ -50,7 +50,10 @@ var rules = []rule{
 	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol"}},
 	{pkg: "internal/build", allow: []string{"internal/protocol"}},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
-	{pkg: "cmd/vigor", allow: []string{"", "internal/build"}},
+	{pkg: "cmd/vigor", allow: []string{"", "internal/build", "internal/bench"}},
+	{pkg: "internal/benchstat"},
+	{pkg: "internal/bench", allow: []string{"internal/benchstat", "github.com/vmihailenco/msgpack/v5/..."}},
+	{pkg: "benchmark/vigor/vigor-benchmark", allow: []string{"", "internal/benchstat"}},
 	// Test-only packages.
 	{pkg: "e2e", allow: []string{"internal/editortest"}},
 	{pkg: "internal/archtest"},

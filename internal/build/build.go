@@ -234,7 +234,7 @@ func hashTree(h interface{ Write([]byte) (int, error) }, root string, sdkOnly bo
 				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
 					return filepath.SkipDir // a nested module
 				}
-				if sdkOnly && (name == "examples" || name == "cmd" || name == "e2e") {
+				if sdkOnly && (name == "examples" || name == "cmd" || name == "e2e" || name == "benchmark") {
 					return filepath.SkipDir
 				}
 			}

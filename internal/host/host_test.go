@@ -236,11 +236,8 @@ func TestVimBatch(t *testing.T) {
 	if want := []string{`1`, `"x"`, `null`}; !reflect.DeepEqual(rawStrings(got), want) {
 		t.Errorf("results %q, want %q", rawStrings(got), want)
 	}
-	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{[]any{
-		[]any{"a", []any{}},
-		[]any{"b", []any{1, "x"}},
-		[]any{"c", []any{}},
-	}})
+	// The calls are sent pre-encoded, in one wire.Raw.
+	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(`[["a",[]],["b",[1,"x"]],["c",[]]]`)})
 	// The request encodes as Vim expects.
 	b, err := vimjson.New(strings.NewReader("")).AppendRequest(nil, 1, f.sent[0].method, f.sent[0].params)
 	if err != nil {
@@ -426,11 +423,20 @@ func TestNvimBatchModes(t *testing.T) {
 		{"", "nvim_call_atomic", func(t *testing.T, params []any) {
 			want := []any{[]any{
 				[]any{"nvim_call_function", []any{"a", []any{}}},
-				[]any{"nvim_call_function", []any{"b", []any{1, "x"}}},
+				[]any{"nvim_call_function", []any{"b", []any{int64(1), "x"}}},
 				[]any{"nvim_call_function", []any{"c", []any{}}},
 			}}
-			if !reflect.DeepEqual(params, want) {
-				t.Errorf("params %#v", params)
+			// The calls are sent pre-encoded (one wire.Raw).
+			raw, ok := params[0].(wire.Raw)
+			if len(params) != 1 || !ok {
+				t.Fatalf("params %#v", params)
+			}
+			var got any
+			if err := msgpackrpc.Unmarshal(raw, &got); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual([]any{got}, want) {
+				t.Errorf("params %#v", got)
 			}
 		}},
 		{"atomic", "nvim_call_atomic", nil},

@@ -244,6 +244,23 @@ func firstErr(errs ...error) error {
 // Unmarshal implements wire.Codec; it is safe for concurrent use. Into *any, integers become int64,
 // floats float64, arrays []any, maps map[string]any and binary []byte.
 func (c *Codec) Unmarshal(r wire.Raw, v any) error {
+	if p, ok := v.(*any); ok && *p == nil && len(r) == 1 {
+		// One byte: nil, a bool or a small integer (most results).
+		switch b := r[0]; {
+		case b <= 0x7f:
+			*p = int64(b)
+			return nil
+		case b >= 0xe0:
+			*p = int64(int8(b))
+			return nil
+		case b == 0xc0:
+			*p = nil
+			return nil
+		case b == 0xc2 || b == 0xc3:
+			*p = b == 0xc3
+			return nil
+		}
+	}
 	if p, ok := v.(*string); ok && len(r) > 0 {
 		// Fast path for the common case: a fixstr or str8/16/32.
 		if s, ok := fastString(r); ok {
@@ -378,9 +395,11 @@ func TypeName(r wire.Raw) string {
 	return "extension value"
 }
 
-// SplitList implements wire.Codec.
+// SplitList implements wire.Codec. The items are slices of r.
 func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
-	d := msgpack.NewDecoder(bytes.NewReader(r))
+	var br bytes.Reader
+	br.Reset(r)
+	d := msgpack.NewDecoder(&br)
 	n, err := d.DecodeArrayLen()
 	if err != nil {
 		return nil, err
@@ -388,13 +407,49 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	if n < 0 {
 		return nil, nil
 	}
+	if n > len(r) {
+		return nil, fmt.Errorf("%w: a List of %d items in %d bytes", wire.ErrMalformed, n, len(r))
+	}
 	out := make([]wire.Raw, n)
 	for i := range out {
-		raw, err := d.DecodeRaw()
-		if err != nil {
+		start := len(r) - br.Len()
+		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		out[i] = wire.Raw(raw)
+		out[i] = r[start : len(r)-br.Len()]
 	}
 	return out, nil
+}
+
+// AppendAtomicCalls appends the argument of nvim_call_atomic for calls:
+// [["nvim_call_function", [fn, args]], ...]. It writes straight into b,
+// without building the nested lists.
+func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)) ([]byte, error) {
+	var w sliceWriter
+	w.b = b
+	e := msgpack.NewEncoder(&w)
+	e.SetCustomStructTag("json")
+	e.UseCompactInts(true)
+	if err := e.EncodeArrayLen(len(calls)); err != nil {
+		return w.b, err
+	}
+	for i, c := range calls {
+		fn, args := split(c)
+		err := firstErr(e.EncodeArrayLen(2), e.EncodeString("nvim_call_function"), e.EncodeArrayLen(2), e.EncodeString(fn),
+			e.EncodeArrayLen(len(args)))
+		for _, a := range args {
+			if err != nil {
+				break
+			}
+			if s, ok := a.(string); ok {
+				err = e.EncodeString(s)
+			} else {
+				err = e.Encode(a)
+			}
+		}
+		if err != nil {
+			return w.b, fmt.Errorf("batch call %d, %s(): %w", i, fn, err)
+		}
+	}
+	return w.b, nil
 }

@@ -368,6 +368,10 @@ func appendString(b []byte, s string) []byte {
 func Unmarshal(r wire.Raw, v any) error {
 	switch p := v.(type) {
 	case *any:
+		if x, ok := fastScalar(r); ok {
+			*p = x
+			return nil
+		}
 		d := json.NewDecoder(bytes.NewReader(r))
 		d.UseNumber()
 		var x any
@@ -425,6 +429,39 @@ func Unmarshal(r wire.Raw, v any) error {
 	}
 	wire.FixInterfaces(v, fixNumbers)
 	return nil
+}
+
+// fastScalar decodes null, true, false, an integer or a plain String
+// without a json.Decoder: most results are one of these.
+func fastScalar(r wire.Raw) (any, bool) {
+	if len(r) == 0 {
+		return nil, false
+	}
+	switch r[0] {
+	case 'n':
+		if string(r) == "null" {
+			return nil, true
+		}
+	case 't':
+		if string(r) == "true" {
+			return true, true
+		}
+	case 'f':
+		if string(r) == "false" {
+			return false, true
+		}
+	case '"':
+		if s, ok := fastString(r); ok {
+			return s, true
+		}
+	default:
+		if r[0] == '-' || (r[0] >= '0' && r[0] <= '9') {
+			if n, err := strconv.ParseInt(string(r), 10, 64); err == nil {
+				return n, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // fastString decodes a JSON string without escapes.

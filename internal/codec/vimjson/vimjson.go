@@ -239,15 +239,100 @@ func TypeName(r wire.Raw) string {
 	return "Number"
 }
 
-// SplitList implements wire.Codec.
-func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(r, &items); err != nil {
-		return nil, err
+// SplitList implements wire.Codec. It scans r once and returns slices of
+// it, without decoding the items.
+func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) { return SplitList(r) }
+
+// SplitList splits the JSON List r into its items (slices of r).
+func SplitList(r wire.Raw) ([]wire.Raw, error) {
+	i := skipSpace(r, 0)
+	if i >= len(r) || r[i] != '[' {
+		return nil, fmt.Errorf("%w: not a List: %.40q", wire.ErrMalformed, r)
 	}
-	out := make([]wire.Raw, len(items))
-	for i, it := range items {
-		out[i] = wire.Raw(it)
+	i++
+	var out []wire.Raw
+	for {
+		i = skipSpace(r, i)
+		if i >= len(r) {
+			return nil, fmt.Errorf("%w: unterminated List", wire.ErrMalformed)
+		}
+		if r[i] == ']' && len(out) == 0 {
+			return out, nil
+		}
+		end, err := skipValue(r, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r[i:end])
+		i = skipSpace(r, end)
+		if i >= len(r) {
+			return nil, fmt.Errorf("%w: unterminated List", wire.ErrMalformed)
+		}
+		switch r[i] {
+		case ',':
+			i++
+		case ']':
+			return out, nil
+		default:
+			return nil, fmt.Errorf("%w: unexpected %q in a List", wire.ErrMalformed, r[i])
+		}
 	}
-	return out, nil
+}
+
+func skipSpace(r []byte, i int) int {
+	for i < len(r) && (r[i] == ' ' || r[i] == '\n' || r[i] == '\t' || r[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value that starts at i. It checks
+// only what it needs to find the end; the items are validated when they
+// are decoded.
+func skipValue(r []byte, i int) (int, error) {
+	depth := 0
+	for i < len(r) {
+		switch r[i] {
+		case '"':
+			i++
+			for i < len(r) && r[i] != '"' {
+				if r[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(r) {
+				return 0, fmt.Errorf("%w: unterminated String", wire.ErrMalformed)
+			}
+			i++
+		case '[', '{':
+			depth++
+			i++
+		case ']', '}':
+			if depth == 0 {
+				return i, nil
+			}
+			depth--
+			i++
+		case ',':
+			if depth == 0 {
+				return i, nil
+			}
+			i++
+		case ' ', '\n', '\t', '\r':
+			if depth == 0 {
+				return i, nil
+			}
+			i++
+		default:
+			i++
+		}
+		if depth == 0 && i > 0 && (r[i-1] == ']' || r[i-1] == '}' || r[i-1] == '"') {
+			return i, nil
+		}
+	}
+	if depth != 0 {
+		return 0, fmt.Errorf("%w: unterminated List or Dict", wire.ErrMalformed)
+	}
+	return i, nil
 }

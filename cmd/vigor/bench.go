@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/vigorvim/vigor/internal/bench"
+)
+
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vigor bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	editor := fs.String("editor", "all", "vim, nvim or all")
+	size := fs.Int("size", 64, "characters per call")
+	count := fs.Int("count", 1000, "calls per iteration (and per batch)")
+	n := fs.Int("n", 100, "iterations")
+	baseline := fs.Bool("baseline", false, "also run a minimal client with no framework, and print Vigor/baseline")
+	jsonOut := fs.Bool("json", false, "print one JSON object")
+	vimBin := fs.String("vim", envOr("VIGOR_TEST_VIM", "vim"), "the vim binary")
+	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")
+	root := fs.String("root", "", "the Vigor checkout (default: the one this command was built from)")
+	cache := fs.String("cache", "", "g:vigor#cache_dir for the editors (default: their own)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "vigor bench: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	var editors []string
+	switch *editor {
+	case "all":
+		editors = []string{"vim", "nvim"}
+	case "vim", "nvim":
+		editors = []string{*editor}
+	default:
+		fmt.Fprintf(stderr, "vigor bench: -editor is vim, nvim or all, not %q\n", *editor)
+		return 2
+	}
+	if *size < 0 || *count <= 0 || *n <= 0 {
+		fmt.Fprintln(stderr, "vigor bench: -count and -n must be positive and -size not negative")
+		return 2
+	}
+	bins := map[string]*string{"vim": vimBin, "nvim": nvimBin}
+	for _, e := range editors {
+		p, err := exec.LookPath(*bins[e])
+		if err != nil {
+			fmt.Fprintf(stderr, "vigor bench: %s not found (%v); install it or pass -%s PATH (scripts/setup-editors.sh installs both)\n", e, err, e)
+			return 1
+		}
+		*bins[e] = p
+	}
+	if *root == "" {
+		*root = sourceRoot()
+	}
+	if _, err := os.Stat(filepath.Join(*root, "benchmark", "vigor", "vigor-benchmark")); err != nil {
+		fmt.Fprintf(stderr, "vigor bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)
+		return 1
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+		return 1
+	}
+	opts := bench.Options{
+		Editors: editors, Vim: *vimBin, Nvim: *nvimBin, Root: *root, Cache: *cache,
+		Size: *size, Count: *count, N: *n, Baseline: *baseline, Self: self,
+		Progress: func(s string) { fmt.Fprintln(stderr, "vigor bench: "+s) },
+	}
+	reps, err := bench.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+		return 1
+	}
+	if *jsonOut {
+		if err := bench.WriteJSON(stdout, reps); err != nil {
+			fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	bench.WriteText(stdout, reps)
+	return 0
+}
+
+// runBenchClient is the Vim baseline client; Vim starts it as a job.
+func runBenchClient(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vigor bench-client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	size := fs.Int("size", 64, "")
+	count := fs.Int("count", 1000, "")
+	n := fs.Int("n", 100, "")
+	out := fs.String("out", "", "")
+	if err := fs.Parse(args); err != nil || *out == "" {
+		return 2
+	}
+	if err := bench.VimClient(os.Stdin, os.Stdout, *size, *count, *n, *out); err != nil {
+		fmt.Fprintf(stderr, "vigor bench-client: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// sourceRoot is the checkout this file was compiled from, or the working
+// directory.
+func sourceRoot() string {
+	_, file, _, ok := runtime.Caller(0)
+	if ok && strings.HasSuffix(filepath.ToSlash(file), "cmd/vigor/bench.go") {
+		return filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
