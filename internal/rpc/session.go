@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/vigorvim/vigor/internal/wire"
@@ -291,6 +292,10 @@ func (s *Session) deliver(m *wire.Message) {
 		r.err = &RemoteError{Raw: m.Error, codec: s.codec}
 	}
 	ch <- r
+	// Let the caller run before this goroutine reads again: its next
+	// request then goes out at once, and the read that finds nothing to
+	// read yet happens while the editor works on that request.
+	runtime.Gosched()
 }
 
 func (s *Session) shutdown(reason error) {
