@@ -78,6 +78,91 @@ func BenchmarkStartup(b *testing.B) {
 	}
 }
 
+// BenchmarkStartup10 is BenchmarkStartup with ten plugins (copies of the
+// hello example), to VigorPluginPost of the last of them.
+//
+// go test -run '^$' -bench Startup10 -benchtime 20x ./e2e/
+func BenchmarkStartup10(b *testing.B) {
+	repo := b.TempDir()
+	src, err := os.ReadFile(filepath.Join(hello(), "vigor", "hello", "main.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(hello(), "go.mod"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte(strings.Replace(string(mod), "example.com/hello", "example.com/ten", 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		dir := filepath.Join(repo, "vigor", fmt.Sprintf("p%d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cache := editortest.SharedCache()
+	root := editortest.Root()
+	for _, kind := range editortest.Kinds {
+		// Warm the cache.
+		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{repo}})
+		for i := 0; i < 10; i++ {
+			ed.MustEval(b, fmt.Sprintf(`vigor#request('p%d', 'greet', ['warm'])`, i))
+		}
+		ed.Close()
+		bin, err := editortest.Binary(kind)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, variant := range []string{"bare", "ten"} {
+			b.Run(kind+"/"+variant, func(b *testing.B) {
+				dir := b.TempDir()
+				marker := filepath.Join(dir, "done")
+				script := filepath.Join(dir, "s.vim")
+				src := fmt.Sprintf("let g:vigor#cache_dir = '%s'\nlet g:posts = 0\n", cache)
+				if variant == "bare" {
+					src += fmt.Sprintf("autocmd VimEnter * call writefile([], '%s') | qa!\n", marker)
+				} else {
+					src += fmt.Sprintf("autocmd User VigorPluginPost:* let g:posts += 1 | if g:posts == 10 | call writefile([], '%s') | qa! | endif\n", marker)
+				}
+				if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				rtpArg := "set rtp^=" + root + "," + repo
+				var args []string
+				if kind == "vim" {
+					args = []string{"-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", rtpArg, "--cmd", "source " + script}
+				} else {
+					args = []string{"--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", rtpArg, "--cmd", "source " + script}
+				}
+				if variant == "ten" {
+					args = append(args, "--cmd", "runtime plugin/vigor.vim")
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					os.Remove(marker)
+					cmd := exec.Command(bin, args...)
+					stdin, _ := cmd.StdinPipe()
+					if err := cmd.Start(); err != nil {
+						b.Fatal(err)
+					}
+					if err := cmd.Wait(); err != nil {
+						b.Fatalf("%s: %v", kind, err)
+					}
+					stdin.Close()
+					if _, err := os.Stat(marker); err != nil {
+						b.Fatalf("%s %s: the editor quit before all ten plugins were loaded", kind, variant)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/start")
+			})
+		}
+	}
+}
+
 // BenchmarkRequest measures vigor#request() round trips from Vim script to
 // a plugin and back, timed inside the editor (1000 calls per iteration).
 //
