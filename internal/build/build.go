@@ -414,6 +414,11 @@ func prune(pdir, keep string) {
 		return
 	}
 	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() && strings.HasPrefix(e.Name(), "build-") && time.Since(info.ModTime()) > staleLock {
+			// The work directory of a build that was killed.
+			_ = os.RemoveAll(filepath.Join(pdir, e.Name()))
+			continue
+		}
 		if e.IsDir() && e.Name() != keep && !strings.HasPrefix(e.Name(), "build-") && !fileExists(filepath.Join(pdir, e.Name()+".lock")) {
 			_ = os.RemoveAll(filepath.Join(pdir, e.Name()))
 		}
@@ -443,6 +448,15 @@ func lock(ctx context.Context, path string) (func(), error) {
 		if st, err := os.Stat(path); err == nil && time.Since(st.ModTime()) > staleLock {
 			os.Remove(path)
 			continue
+		}
+		// A builder that was killed (its editor quit mid-build) leaves its
+		// lock behind: take it over at once if its process is gone.
+		if data, err := os.ReadFile(path); err == nil {
+			var pid int
+			if _, err := fmt.Sscan(string(data), &pid); err == nil && pid > 0 && !processAlive(pid) {
+				os.Remove(path)
+				continue
+			}
 		}
 		select {
 		case <-ctx.Done():
