@@ -40,9 +40,11 @@ func TestUnloadAndLoad(t *testing.T) {
 	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vtest")
 		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
-		ed.MustEval(t, `vigor#plugin#unload('vtest')`)
-		mustEqual(t, ed, "status while unloading", ed.MustEval(t, `vigor#plugin#status('vtest')`), "unloading")
-		mustEqual(t, ed, "is_loaded while unloading", ed.MustEval(t, `vigor#plugin#is_loaded('vtest')`), int64(0))
+		// One expression, so that the process cannot finish unloading
+		// between the calls.
+		mustEqual(t, ed, "status and is_loaded while unloading",
+			ed.MustEval(t, `[vigor#plugin#unload('vtest'), vigor#plugin#status('vtest'), vigor#plugin#is_loaded('vtest')][1:]`),
+			[]any{"unloading", int64(0)})
 		ed.MustEval(t, `vigor#plugin#unload('vtest')`) // a second unload does nothing
 		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 4), []string{pre, post, unPre, unPost})
 		mustEqual(t, ed, "status", ed.MustEval(t, `vigor#plugin#status('vtest')`), "stopped")
@@ -64,8 +66,8 @@ func TestReloadWhenLoaded(t *testing.T) {
 	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vtest")
 		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
-		ed.MustEval(t, `vigor#plugin#reload('vtest')`)
-		mustEqual(t, ed, "is_loaded right after reload", ed.MustEval(t, `vigor#plugin#is_loaded('vtest')`), int64(0))
+		mustEqual(t, ed, "is_loaded right after reload",
+			ed.MustEval(t, `[vigor#plugin#reload('vtest'), vigor#plugin#is_loaded('vtest')][1]`), int64(0))
 		// A request during the reload waits for it.
 		if pid2 := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`); pid2 == pid {
 			t.Fatalf("%s: same process after reload", ed.Kind)
