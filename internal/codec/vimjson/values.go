@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -470,7 +471,15 @@ func fastString(r wire.Raw) (string, bool) {
 		return "", false
 	}
 	body := r[1 : len(r)-1]
-	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '"') >= 0 {
+	// Only what encoding/json would decode to the same bytes: no escapes,
+	// no control characters, valid UTF-8 (it turns invalid bytes into
+	// U+FFFD, and the slow path must agree with the fast one).
+	for _, c := range body {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
 		return "", false
 	}
 	return string(body), true
