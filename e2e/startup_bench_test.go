@@ -46,32 +46,7 @@ func BenchmarkStartup(b *testing.B) {
 				if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 					b.Fatal(err)
 				}
-				rtpArg := "set rtp^=" + root + "," + hello()
-				var args []string
-				if kind == "vim" {
-					args = []string{"-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", rtpArg, "--cmd", "source " + script}
-				} else {
-					args = []string{"--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", rtpArg, "--cmd", "source " + script}
-				}
-				if variant == "hello" {
-					args = append(args, "--cmd", "runtime plugin/vigor.vim")
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					os.Remove(marker)
-					cmd := exec.Command(bin, args...)
-					stdin, _ := cmd.StdinPipe() // Vim's Ex mode waits on it
-					if err := cmd.Start(); err != nil {
-						b.Fatal(err)
-					}
-					if err := cmd.Wait(); err != nil {
-						b.Fatalf("%s: %v", kind, err)
-					}
-					stdin.Close()
-					if _, err := os.Stat(marker); err != nil {
-						b.Fatalf("%s %s: the editor quit without reaching %s", kind, variant, event)
-					}
-				}
+				timeStarts(b, kind, bin, root+","+hello(), script, variant == "hello", marker)
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/start")
 			})
 		}
@@ -131,34 +106,39 @@ func BenchmarkStartup10(b *testing.B) {
 				if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
 					b.Fatal(err)
 				}
-				rtpArg := "set rtp^=" + root + "," + repo
-				var args []string
-				if kind == "vim" {
-					args = []string{"-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", rtpArg, "--cmd", "source " + script}
-				} else {
-					args = []string{"--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", rtpArg, "--cmd", "source " + script}
-				}
-				if variant == "ten" {
-					args = append(args, "--cmd", "runtime plugin/vigor.vim")
-				}
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					os.Remove(marker)
-					cmd := exec.Command(bin, args...)
-					stdin, _ := cmd.StdinPipe()
-					if err := cmd.Start(); err != nil {
-						b.Fatal(err)
-					}
-					if err := cmd.Wait(); err != nil {
-						b.Fatalf("%s: %v", kind, err)
-					}
-					stdin.Close()
-					if _, err := os.Stat(marker); err != nil {
-						b.Fatalf("%s %s: the editor quit before all ten plugins were loaded", kind, variant)
-					}
-				}
+				timeStarts(b, kind, bin, root+","+repo, script, variant == "ten", marker)
 				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/start")
 			})
+		}
+	}
+}
+
+// timeStarts starts the editor b.N times with rtp and script (and Vigor,
+// if vigor), each time waiting until it quits; script must write marker
+// before it quits.
+func timeStarts(b *testing.B, kind, bin, rtp, script string, vigor bool, marker string) {
+	args := []string{"-N", "-u", "NONE", "-i", "NONE", "-n", "-es"}
+	if kind == "nvim" {
+		args = []string{"--headless", "-u", "NONE", "-i", "NONE", "-n"}
+	}
+	args = append(args, "--cmd", "set rtp^="+rtp, "--cmd", "source "+script)
+	if vigor {
+		args = append(args, "--cmd", "runtime plugin/vigor.vim")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.Remove(marker)
+		cmd := exec.Command(bin, args...)
+		stdin, _ := cmd.StdinPipe() // Vim's Ex mode waits on it
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			b.Fatalf("%s: %v", kind, err)
+		}
+		stdin.Close()
+		if _, err := os.Stat(marker); err != nil {
+			b.Fatalf("%s: the editor quit before the script wrote its marker", kind)
 		}
 	}
 }
