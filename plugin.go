@@ -200,7 +200,10 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	// Run waits for the handlers it started before it returns, so they
 	// must see the editor go away: end every context when the session ends.
 	go func() {
-		<-p.sess.Done()
+		select {
+		case <-p.sess.Done():
+		case <-p.quit: // unloaded: unload cancels the contexts itself
+		}
 		p.cancel(ErrUnloaded)
 	}()
 
