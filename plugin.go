@@ -188,10 +188,12 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	// contexts, whose cause must be ErrUnloaded then too.
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	input, _ := in.(*os.File)
 	p.sess = rpc.New(codec, out, rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
 		BadMessage: p.badMessage,
+		Input:      input,
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 

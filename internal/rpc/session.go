@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sync"
 
@@ -48,6 +49,10 @@ type Options struct {
 	// but did not break the stream. For a request it returns the value to
 	// answer with.
 	BadMessage func(m *wire.Message, err error) any
+	// Input, if set, is the file the codec reads from. On Linux, when the
+	// runtime poller serves it, a caller reads its own reply with a
+	// blocking read (direct_linux.go).
+	Input *os.File
 }
 
 // RemoteError is an error that the peer sent in a response's error slot
@@ -109,19 +114,36 @@ type Session struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	wg     sync.WaitGroup
+
+	// Direct reads (dir is nil when they are off). baton is held by
+	// whoever reads the codec; dmu guards bgWaiting and kicked.
+	dir       *direct
+	baton     sync.Mutex
+	dmu       sync.Mutex
+	bgWaiting bool
+	kicked    bool
+	ack       chan struct{}
 }
 
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
 func New(codec wire.Codec, w io.Writer, opts Options) *Session {
-	return &Session{
+	s := &Session{
 		codec:   codec,
 		w:       w,
 		opts:    opts,
 		pending: make(map[int64]chan response),
 		nwake:   make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		ack:     make(chan struct{}, 1),
 	}
+	// Set here, not in Run: a caller that reads its own reply may start a
+	// handler before Run has begun.
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if _, ok := codec.(buffered); ok {
+		s.dir = newDirect(opts.Input)
+	}
+	return s
 }
 
 // Codec returns the session's codec, for decoding results.
@@ -138,42 +160,88 @@ func (s *Session) Err() error {
 }
 
 // Run reads and dispatches messages until the stream ends (the owner ends
-// it by closing the stream). Handlers get a context derived from ctx, which
-// is cancelled when the session ends. Run waits for the handlers it started
+// it by closing the stream). Handlers get a context that is cancelled when
+// ctx is done or the session ends. Run waits for the handlers it started
 // before it returns the reason the session ended.
 func (s *Session) Run(ctx context.Context) error {
-	s.ctx, s.cancel = context.WithCancel(ctx)
+	stop := context.AfterFunc(ctx, s.cancel)
+	defer stop()
 	s.wg.Add(1)
 	go s.runNotifications()
 	var err error
 	for {
+		if s.dir != nil {
+			s.baton.Lock()
+			empty := s.codec.(buffered).Buffered() == 0
+			s.baton.Unlock()
+			if empty && s.waitInput() {
+				continue // a caller read meanwhile; look again
+			}
+			s.baton.Lock()
+		}
 		m := new(wire.Message)
-		if err = s.codec.ReadMessage(m); err != nil {
+		err = s.codec.ReadMessage(m)
+		if s.dir != nil {
+			s.baton.Unlock()
+		}
+		if err != nil {
 			if errors.Is(err, wire.ErrMalformed) {
 				s.bad(m, err)
 				continue
 			}
 			break
 		}
-		switch m.Kind {
-		case wire.Response:
-			s.deliver(m)
-		case wire.Request:
-			if s.waiting() || s.queueIdle() {
-				s.startRequest(m)
-				continue
-			}
-			s.enqueue(m)
-		case wire.Notification:
-			if s.opts.Preempt != nil && s.opts.Preempt(m) {
-				continue
-			}
-			s.enqueue(m)
-		}
+		s.dispatch(m)
 	}
 	s.shutdown(err)
 	s.wg.Wait()
 	return err
+}
+
+// buffered is a codec that can say whether it holds unread bytes.
+type buffered interface{ Buffered() int }
+
+// waitInput waits until the input is readable, without reading it and
+// without holding the baton. It reports whether a caller took the input
+// over meanwhile (the loop must then look again).
+func (s *Session) waitInput() bool {
+	s.dmu.Lock()
+	s.bgWaiting = true
+	s.dmu.Unlock()
+	_ = s.dir.waitReadable()
+	s.dmu.Lock()
+	s.bgWaiting = false
+	kicked := s.kicked
+	s.kicked = false
+	if kicked {
+		s.dir.unkick()
+	}
+	s.dmu.Unlock()
+	if kicked {
+		s.ack <- struct{}{}
+		s.baton.Lock() // until the caller is done reading
+		s.baton.Unlock()
+	}
+	return kicked
+}
+
+// dispatch handles one message read from the peer.
+func (s *Session) dispatch(m *wire.Message) {
+	switch m.Kind {
+	case wire.Response:
+		s.deliver(m)
+	case wire.Request:
+		if s.waiting() || s.queueIdle() {
+			s.startRequest(m)
+			return
+		}
+		s.enqueue(m)
+	case wire.Notification:
+		if s.opts.Preempt != nil && s.opts.Preempt(m) {
+			return
+		}
+		s.enqueue(m)
+	}
 }
 
 // waiting reports whether one of our calls awaits the peer's answer.
@@ -342,12 +410,80 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		s.forget(id)
 		return nil, err
 	}
+	if s.dir != nil && s.baton.TryLock() {
+		return s.readOwn(id, ch)
+	}
 	select {
 	case r := <-ch:
 		return r.result, r.err
 	case <-ctx.Done():
 		s.forget(id)
 		return nil, context.Cause(ctx)
+	}
+}
+
+// readOwn reads from the input until the reply to id comes, handling
+// whatever else comes first as Run would. The caller holds the baton.
+func (s *Session) readOwn(id int64, ch chan response) (res wire.Raw, err error) {
+	defer s.baton.Unlock()
+	s.dmu.Lock()
+	waiting := s.bgWaiting
+	if waiting {
+		s.kicked = true
+		s.dir.kick()
+	}
+	s.dmu.Unlock()
+	if waiting {
+		<-s.ack // Run is off the input now
+	}
+	s.dir.setBlocking(true)
+	defer s.dir.setBlocking(false)
+	defer func() {
+		// Complete messages left in the codec's buffer would wait for
+		// Run, which waits on the fd, not the buffer: handle them now.
+		if err == nil {
+			s.drain()
+		}
+	}()
+	for {
+		select {
+		case r := <-ch: // delivered, or failed, meanwhile
+			return r.result, r.err
+		default:
+		}
+		m := new(wire.Message)
+		if rerr := s.codec.ReadMessage(m); rerr != nil {
+			if errors.Is(rerr, wire.ErrMalformed) {
+				s.bad(m, rerr)
+				continue
+			}
+			// Run meets the same end of input and shuts the session down.
+			s.forget(id)
+			return nil, fmt.Errorf("%w: %w", ErrClosed, rerr)
+		}
+		if m.Kind == wire.Response && m.ID == id {
+			s.forget(id)
+			if m.Error != nil {
+				return m.Result, &RemoteError{Raw: m.Error, codec: s.codec}
+			}
+			return m.Result, nil
+		}
+		s.dispatch(m)
+	}
+}
+
+// drain handles the messages already in the codec's buffer.
+func (s *Session) drain() {
+	for s.codec.(buffered).Buffered() > 0 {
+		m := new(wire.Message)
+		if err := s.codec.ReadMessage(m); err != nil {
+			if errors.Is(err, wire.ErrMalformed) {
+				s.bad(m, err)
+				continue
+			}
+			return // Run meets the error too
+		}
+		s.dispatch(m)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 
 // Codec reads and writes msgpack-RPC messages.
 type Codec struct {
+	br  *bufio.Reader
 	dec *msgpack.Decoder
 	enc *msgpack.Encoder
 	out sliceWriter
@@ -43,7 +44,8 @@ type valueDecoder struct {
 // New returns a codec that reads messages from r.
 func New(r io.Reader) *Codec {
 	c := &Codec{}
-	c.dec = msgpack.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	c.br = bufio.NewReaderSize(r, 64<<10)
+	c.dec = msgpack.NewDecoder(c.br)
 	c.fdec = msgpack.NewDecoder(&c.frame)
 	c.enc = msgpack.NewEncoder(&c.out)
 	c.enc.SetCustomStructTag("json")
@@ -75,6 +77,10 @@ func (w *sliceWriter) WriteString(s string) (int, error) {
 	w.b = append(w.b, s...)
 	return len(s), nil
 }
+
+// Buffered returns how many bytes were read from the stream but not yet
+// decoded.
+func (c *Codec) Buffered() int { return c.br.Buffered() }
 
 // ReadMessage implements wire.Codec. It reads the whole message before it
 // looks at it, so that a message of the wrong shape is skipped whole and the

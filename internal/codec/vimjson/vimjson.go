@@ -30,6 +30,7 @@ import (
 
 // Codec reads and writes Vim JSON channel messages.
 type Codec struct {
+	br     *bufio.Reader
 	dec    *json.Decoder
 	buf    []json.RawMessage
 	chunks int // chunked messages sent so far, for their keys
@@ -57,7 +58,25 @@ const (
 
 // New returns a codec that reads messages from r.
 func New(r io.Reader) *Codec {
-	return &Codec{dec: json.NewDecoder(bufio.NewReaderSize(r, 64<<10))}
+	br := bufio.NewReaderSize(r, 64<<10)
+	return &Codec{br: br, dec: json.NewDecoder(br)}
+}
+
+// Buffered returns how many bytes were read from the stream but not yet
+// decoded, not counting white space (Vim ends each message with a newline,
+// which is not the start of another message).
+func (c *Codec) Buffered() int {
+	n := 0
+	rest, _ := io.ReadAll(c.dec.Buffered())
+	if b, err := c.br.Peek(c.br.Buffered()); err == nil {
+		rest = append(rest, b...)
+	}
+	for _, ch := range rest {
+		if ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t' {
+			n++
+		}
+	}
+	return n
 }
 
 var _ wire.Codec = (*Codec)(nil)

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package rpc
+
+import "os"
+
+type direct struct{}
+
+func newDirect(*os.File) *direct       { return nil }
+func (*direct) waitReadable() error    { return nil }
+func (*direct) kick()                  {}
+func (*direct) unkick()                {}
+func (*direct) setBlocking(block bool) {}
