@@ -36,7 +36,7 @@ func (p *echoPeer) Notification(context.Context, *wire.Message) {}
 type innerAnswer struct{}
 
 func (innerAnswer) Request(ctx context.Context, m *wire.Message) any { return "inner:" + m.Method }
-func (innerAnswer) Notification(context.Context, *wire.Message)    {}
+func (innerAnswer) Notification(context.Context, *wire.Message)      {}
 
 // Over real pipes a caller reads its own reply (direct reads, on Linux;
 // msgpack-RPC, whose framing is the same both ways):
