@@ -154,7 +154,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	if fn == "" {
 		fn = protocol.FuncVimBatch
 	}
-	raw, err := v.c.Call(ctx, fn, []any{wire.Raw(list)})
+	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{wire.Raw(list)})
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := n.c.Call(ctx, "nvim_call_atomic", []any{wire.Raw(atomic)})
+	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{wire.Raw(atomic)})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(re.Error(), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)

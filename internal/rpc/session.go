@@ -410,7 +410,7 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		s.forget(id)
 		return nil, err
 	}
-	if s.dir != nil && s.baton.TryLock() {
+	if s.dir != nil && ctx.Value(noDirectKey{}) == nil && s.baton.TryLock() {
 		return s.readOwn(id, ch)
 	}
 	select {
@@ -420,6 +420,17 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		s.forget(id)
 		return nil, context.Cause(ctx)
 	}
+}
+
+type noDirectKey struct{}
+
+// WithoutDirectRead returns a ctx whose calls wait for their reply on a
+// channel instead of reading it themselves. Use it for calls that keep the
+// peer busy for milliseconds (a batch): a thread blocked in read() that
+// long loses its processor, and getting it back costs more than the
+// direct read saves.
+func WithoutDirectRead(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noDirectKey{}, true)
 }
 
 // readOwn reads from the input until the reply to id comes, handling
