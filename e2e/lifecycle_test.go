@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,7 @@ func waitState(t *testing.T, ed *editortest.Editor, name, state string) {
 // VigorReady) and returns them.
 func waitEvents(t *testing.T, ed *editortest.Editor, name string, n int) []string {
 	t.Helper()
-	ed.WaitFor(t, "len(filter(copy(g:events), 'v:val =~# '':"+name+"$''')) >= "+itoa(n), 60*time.Second)
+	ed.WaitFor(t, "len(filter(copy(g:events), 'v:val =~# '':"+name+"$''')) >= "+strconv.Itoa(n), 60*time.Second)
 	time.Sleep(100 * time.Millisecond) // no more should come
 	var out []string
 	for _, e := range eventsFor(t, ed, name) {
@@ -33,8 +35,6 @@ func waitEvents(t *testing.T, ed *editortest.Editor, name string, n int) []strin
 	}
 	return out
 }
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+n%10))) }
 
 func TestUnloadAndLoad(t *testing.T) {
 	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
@@ -238,7 +238,7 @@ func TestDisabled(t *testing.T) {
 // The first start builds with the user's Go; later starts with nothing
 // changed do not run the Go toolchain at all.
 func TestWarmStartRunsNoGo(t *testing.T) {
-	goPath, err := execLookPath("go")
+	goPath, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatal(err)
 	}

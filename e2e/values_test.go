@@ -1,7 +1,7 @@
 package e2e
 
 import (
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/vigorvim/vigor/internal/editortest"
@@ -71,24 +71,9 @@ func TestLargePayloads(t *testing.T) {
 	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vtest")
 		const n = 10 << 20 // 10 MiB each way
-		mustEqual(t, ed, "to Go", ed.MustEval(t, `vigor#request('vtest', 'strlen', [repeat('x', `+itoa10(n)+`)])`), int64(n))
-		mustEqual(t, ed, "from Go", ed.MustEval(t, `strlen(vigor#request('vtest', 'big', [`+itoa10(n)+`]))`), int64(n))
+		mustEqual(t, ed, "to Go", ed.MustEval(t, `vigor#request('vtest', 'strlen', [repeat('x', `+strconv.Itoa(n)+`)])`), int64(n))
+		mustEqual(t, ed, "from Go", ed.MustEval(t, `strlen(vigor#request('vtest', 'big', [`+strconv.Itoa(n)+`]))`), int64(n))
 		mustEqual(t, ed, "list", ed.MustEval(t, `len(vigor#request('vtest', 'echo', [range(200000)]))`), int64(200000))
 		mustEqual(t, ed, "still serving", ed.MustEval(t, `vigor#request('vtest', 'greet', ['x'])`), "Hello, x!")
 	})
-}
-
-func itoa10(n int) string {
-	var b strings.Builder
-	if n == 0 {
-		return "0"
-	}
-	var d []byte
-	for ; n > 0; n /= 10 {
-		d = append(d, byte('0'+n%10))
-	}
-	for i := len(d) - 1; i >= 0; i-- {
-		b.WriteByte(d[i])
-	}
-	return b.String()
 }

@@ -2,6 +2,7 @@ package vimjson_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
@@ -65,4 +66,24 @@ func FuzzSplitList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Buffered ignores the newline Vim writes after each message, and sees the
+// start of another.
+func TestBufferedIgnoresNewlines(t *testing.T) {
+	c := vimjson.New(strings.NewReader("[-1,0]\n  \n[-2,"))
+	var m wire.Message
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Buffered(); got != 1 {
+		t.Fatalf("Buffered() = %d with a partial message left, want 1", got)
+	}
+	c = vimjson.New(strings.NewReader("[-1,0]\n"))
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Buffered(); got != 0 {
+		t.Fatalf("Buffered() = %d with only a newline left, want 0", got)
+	}
 }

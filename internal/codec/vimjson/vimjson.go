@@ -62,22 +62,34 @@ func New(r io.Reader) *Codec {
 	return &Codec{br: br, dec: json.NewDecoder(br)}
 }
 
-// Buffered returns how many bytes were read from the stream but not yet
-// decoded, not counting white space (Vim ends each message with a newline,
-// which is not the start of another message).
+// Buffered reports whether bytes of another message were read from the
+// stream but not yet decoded: it returns 0 when what is left is white space
+// (Vim ends each message with a newline) and 1 otherwise. It allocates
+// nothing but the decoder's view of its buffer; the session calls it for
+// every message.
 func (c *Codec) Buffered() int {
-	n := 0
-	rest, _ := io.ReadAll(c.dec.Buffered())
-	if b, err := c.br.Peek(c.br.Buffered()); err == nil {
-		rest = append(rest, b...)
-	}
-	for _, ch := range rest {
-		if ch != ' ' && ch != '\n' && ch != '\r' && ch != '\t' {
-			n++
+	if r, ok := c.dec.Buffered().(io.ByteReader); ok {
+		for {
+			ch, err := r.ReadByte()
+			if err != nil {
+				break
+			}
+			if !isSpace(ch) {
+				return 1
+			}
 		}
 	}
-	return n
+	if b, err := c.br.Peek(c.br.Buffered()); err == nil {
+		for _, ch := range b {
+			if !isSpace(ch) {
+				return 1
+			}
+		}
+	}
+	return 0
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
 
 var _ wire.Codec = (*Codec)(nil)
 
