@@ -319,6 +319,15 @@ func (p *Plugin) unload(ctx context.Context, report bool) {
 	hooks := p.onUnload
 	p.mu.Unlock()
 	p.cancel(ErrUnloaded)
+	// request_async calls that were running answer now (their ctx ended):
+	// let their answers go out before the unload report, so that the
+	// editor handles them before it sees the process exit.
+	answered := make(chan struct{})
+	go func() { p.work.Wait(); close(answered) }()
+	select {
+	case <-answered:
+	case <-time.After(unloadHookTimeout):
+	}
 
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unloadHookTimeout)
 	defer cancel()
