@@ -124,7 +124,10 @@ func (p *Plugin) Handle(method string, fn any) {
 // Main returns only by exiting the process: when the plugin is unloaded, or
 // when the editor goes away.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
-	in := pollable(0, "vigor-channel-in", os.Stdin)
+	// Stdin stays a blocking file: the session reads it with blocking
+	// system calls, which wake faster than the runtime poller
+	// (internal/rpc/direct_linux.go).
+	in := os.Stdin
 	out := pollable(1, "vigor-channel-out", os.Stdout)
 	// Stray prints must not corrupt the channel: fmt.Println and friends
 	// go to stderr, which the runtime copies to the plugin's log. The old

@@ -31,8 +31,9 @@ const serveTimeout = 10 * time.Second
 // channel protocol or Neovim's msgpack-RPC with the project's own codecs.
 // It answers the plugin's calls itself and hands every call (and
 // notification) of an editor function to the test, unwrapped from the
-// editor's transport: Vim's vigor#_internal#api#vim#call wrapper, Neovim's
-// nvim_call_function.
+// editor's transport: Vim's [0, [-id, fn, args]] message for the runtime's
+// channel callback (without the "g:" it needs for global functions) or its
+// "call" command, Neovim's nvim_call_function.
 
 // editorCall is one editor function that the plugin called or notified.
 type editorCall struct {
@@ -192,8 +193,8 @@ func (e *fakeEditor) readVim() error {
 		if err := dec.Decode(&items); err != nil {
 			return err
 		}
-		if len(items) == 2 {
-			// [id, result]: the answer to one of our requests.
+		if len(items) == 2 && string(items[0]) != "0" {
+			// [id, result]: the answer to one of our requests (id > 0).
 			var id int64
 			if err := json.Unmarshal(items[0], &id); err != nil {
 				return err
@@ -201,9 +202,37 @@ func (e *fakeEditor) readVim() error {
 			e.deliver(id, items[1])
 			continue
 		}
-		if len(items) < 3 || string(items[0]) != `"call"` {
+		if len(items) == 2 {
+			// [0, [-id, fn, args]]: a call for the runtime's channel
+			// callback, which answers [-id, [result, v:null]] or
+			// [-id, [v:null, error]].
+			var call []json.RawMessage
+			if err := json.Unmarshal(items[1], &call); err != nil || len(call) != 3 {
+				return fmt.Errorf("the callback cannot run %s", items[1])
+			}
+			var fn string
+			var args []any
+			if err := json.Unmarshal(call[1], &fn); err != nil {
+				return err
+			}
+			if err := vimjson.Unmarshal(wire.Raw(call[2]), &args); err != nil {
+				return err
+			}
+			// Vim9's call() wants g: for global functions.
+			fn = strings.TrimPrefix(fn, "g:")
+			res, msg := e.answer(fn, args)
+			var errVal any
+			if msg != "" {
+				res, errVal = nil, msg
+			}
+			e.sendVim([]any{json.RawMessage(call[0]), []any{res, errVal}})
+			e.calls <- editorCall{fn: fn, args: args, request: true}
+			continue
+		}
+		if len(items) != 3 || string(items[0]) != `"call"` {
 			return fmt.Errorf("Vim cannot run %s", items)
 		}
+		// ["call", fn, args]: a call without an answer.
 		var fn string
 		var args []any
 		if err := json.Unmarshal(items[1], &fn); err != nil {
@@ -212,28 +241,7 @@ func (e *fakeEditor) readVim() error {
 		if err := vimjson.Unmarshal(wire.Raw(items[2]), &args); err != nil {
 			return err
 		}
-		if len(items) == 3 {
-			e.calls <- editorCall{fn: fn, args: args}
-			continue
-		}
-		// ["call", fn, args, -id]: Vim answers [-id, result].
-		wireID := items[3]
-		if fn != protocol.FuncVimCall {
-			res, _ := e.answer(fn, args)
-			e.sendVim([]any{json.RawMessage(wireID), res})
-			e.calls <- editorCall{fn: fn, args: args, request: true}
-			continue
-		}
-		// The wrapper returns [result, v:null] or [v:null, error].
-		inner, _ := args[0].(string)
-		innerArgs, _ := args[1].([]any)
-		res, msg := e.answer(inner, innerArgs)
-		var errVal any
-		if msg != "" {
-			res, errVal = nil, msg
-		}
-		e.sendVim([]any{json.RawMessage(wireID), []any{res, errVal}})
-		e.calls <- editorCall{fn: inner, args: innerArgs, request: true}
+		e.calls <- editorCall{fn: fn, args: args}
 	}
 }
 
@@ -543,7 +551,7 @@ func TestServeNotificationError(t *testing.T) {
 }
 
 // A handler calls the editor while the editor waits for it (re-entrancy),
-// through Vim's wrapper or nvim_call_function.
+// through Vim's channel callback or nvim_call_function.
 func TestServeCallEditor(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {
 		answer := func(fn string, args []any) (any, string) {

@@ -171,7 +171,7 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 			t.Fatal(err)
 		}
 		ed.ln = ln
-		fmt.Fprintf(&pre, "let g:vigor_test_ch = ch_open(%s, {'mode': 'json', 'waittime': 5000, 'timeout': 600000})\n",
+		fmt.Fprintf(&pre, "let g:vigor_test_ch = ch_open(%s, {'mode': 'json', 'waittime': 5000, 'timeout': 600000, 'callback': 'vigor#_internal#api#vim#on_call'})\n",
 			vimString(ln.Addr().String()))
 	case "nvim":
 	default:
@@ -283,7 +283,9 @@ func (ed *Editor) call(ctx context.Context, fn string, arg string) (wire.Raw, er
 	var raw wire.Raw
 	var err error
 	if ed.Kind == "vim" {
-		raw, err = ed.sess.Call(ctx, fn, []any{arg})
+		// The runtime's channel callback runs it with Vim9's call(),
+		// which finds a global function as g:Name.
+		raw, err = ed.sess.Call(ctx, "g:"+fn, []any{arg})
 	} else {
 		raw, err = ed.sess.Call(ctx, "nvim_call_function", []any{fn, []any{arg}})
 	}

@@ -80,8 +80,9 @@ func New(host string, c Caller, codec wire.Codec) Adapter {
 	return &Nvim{c: c, codec: codec}
 }
 
-// Vim calls functions through helpers that catch errors, because a channel
-// "call" command in Vim swallows them.
+// Vim sends calls to the runtime's channel callback, which runs them in a
+// Vim9 try/catch and answers [result, error] (the vimjson codec turns the
+// error into an *rpc.RemoteError).
 type Vim struct {
 	c     Caller
 	codec wire.Codec
@@ -96,27 +97,32 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	if args == nil {
 		args = []any{}
 	}
-	raw, err := v.c.Call(ctx, protocol.FuncVimCall, []any{fn, args})
+	raw, err := v.c.Call(ctx, vimFunc(fn), args)
 	if err != nil {
+		if re, ok := err.(*rpc.RemoteError); ok {
+			return nil, &CallError{Fn: fn, Msg: vimMessage(fn, re.Error())}
+		}
 		return nil, err
 	}
-	pair, err := v.codec.SplitList(raw)
-	if err != nil || len(pair) != 2 {
-		return nil, v.badReply(fn, raw)
-	}
-	if !isNull(pair[1]) {
-		var msg string
-		_ = v.codec.Unmarshal(pair[1], &msg)
-		return nil, &CallError{Fn: fn, Msg: msg}
-	}
-	return pair[0], nil
+	return raw, nil
 }
 
-func (v *Vim) badReply(fn string, raw wire.Raw) error {
-	if s := string(raw); s == `"ERROR"` {
-		return &CallError{Fn: fn, Msg: "Vim could not run the Vigor call helper; is Vigor's directory on 'runtimepath'?"}
+// vimFunc returns the name under which Vim9 script's call() finds fn: a
+// global function (a name that starts with an upper-case letter and has no
+// scope or autoload part) needs "g:".
+func vimFunc(fn string) string {
+	if fn != "" && fn[0] >= 'A' && fn[0] <= 'Z' && !strings.ContainsAny(fn, ":#.") {
+		return "g:" + fn
 	}
-	return &CallError{Fn: fn, Msg: fmt.Sprintf("unexpected reply from Vim: %.100s", raw)}
+	return fn
+}
+
+// vimMessage turns Vim's message about fn back to the name the plugin used.
+func vimMessage(fn, msg string) string {
+	if g := vimFunc(fn); g != fn {
+		msg = strings.ReplaceAll(msg, g, fn)
+	}
+	return msg
 }
 
 // Notify implements Adapter. Errors are shown to the user by the helper.
@@ -138,7 +144,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		}
 		list = append(list, '[')
 		var err error
-		if list, err = vimjson.AppendValue(list, c.Fn); err != nil {
+		if list, err = vimjson.AppendValue(list, vimFunc(c.Fn)); err != nil {
 			return nil, err
 		}
 		list = append(list, ',')
@@ -156,9 +162,16 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	}
 	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{wire.Raw(list)})
 	if err != nil {
+		if re, ok := err.(*rpc.RemoteError); ok {
+			return nil, fmt.Errorf("the batch helper failed in Vim: %s", re.Error())
+		}
 		return nil, err
 	}
-	return decodeBatch(v.codec, calls, raw)
+	results, err := decodeBatch(v.codec, calls, raw)
+	if be, ok := err.(*BatchError); ok {
+		be.Msg = vimMessage(be.Fn, be.Msg)
+	}
+	return results, err
 }
 
 // decodeBatch reads [results, v:null | [index, message]].

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -112,46 +113,230 @@ func rawStrings(rs []wire.Raw) []string {
 // ---------------------------------------------------------------------------
 // Vim.
 
-func TestVimCall(t *testing.T) {
-	tests := []struct {
-		reply string
-		want  string
-	}{
-		{`[42,null]`, `42`},
-		{`["hello",null]`, `"hello"`},
-		{`[{"a":[1,2]},null]`, `{"a":[1,2]}`},
-		{`[null,null]`, `null`}, // the function returned v:null
-		{` [ 1.5 , null ] `, `1.5`},
+// fakeVim is Vim with Vigor's runtime at the other end of a real session
+// (vimjson codec): the runtime's channel callback gets each call as
+// [0, [-id, fn, args]], and answer returns the body of Vim's answer
+// [-id, body] as JSON text.
+type fakeVim struct {
+	mu    sync.Mutex
+	calls []string // the calls as they came, [-id, fn, args]
+}
+
+func (v *fakeVim) received() []string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]string(nil), v.calls...)
+}
+
+func vimSession(t *testing.T, answer func(fn string, args []any) string) (*rpc.Session, *fakeVim) {
+	t.Helper()
+	a, b := net.Pipe()
+	sess := rpc.New(vimjson.New(a), a, rpc.Options{Handler: nopHandler{}})
+	go func() { _ = sess.Run(context.Background()) }()
+	v := &fakeVim{}
+	go func() {
+		dec := json.NewDecoder(b)
+		for {
+			var items []json.RawMessage
+			if err := dec.Decode(&items); err != nil {
+				return
+			}
+			var call []json.RawMessage
+			if len(items) != 2 || string(items[0]) != "0" || json.Unmarshal(items[1], &call) != nil || len(call) != 3 {
+				t.Errorf("the channel callback cannot run %s", items)
+				return
+			}
+			v.mu.Lock()
+			v.calls = append(v.calls, string(items[1]))
+			v.mu.Unlock()
+			var fn string
+			var args []any
+			if json.Unmarshal(call[1], &fn) != nil || vimjson.Unmarshal(wire.Raw(call[2]), &args) != nil {
+				t.Errorf("bad call %s", items[1])
+				return
+			}
+			if _, err := fmt.Fprintf(b, "[%s,%s]\n", call[0], answer(fn, args)); err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		b.Close()
+		a.Close()
+	})
+	return sess, v
+}
+
+// vimRemoteError returns the error that a real session reports when Vim
+// answers a call with body.
+func vimRemoteError(t *testing.T, body string) error {
+	t.Helper()
+	sess, _ := vimSession(t, func(string, []any) string { return body })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := sess.Call(ctx, "g:Foo", nil)
+	var re *rpc.RemoteError
+	if !errors.As(err, &re) {
+		t.Fatalf("answer %s: the session returned %v (%T), want *rpc.RemoteError", body, err, err)
 	}
-	for _, tt := range tests {
-		f, vim := vimAdapter(tt.reply, nil)
+	return err
+}
+
+func TestVimCall(t *testing.T) {
+	// The codec has unwrapped Vim's [result, v:null]: the adapter returns
+	// the result as it is.
+	for _, reply := range []string{`42`, `"hello"`, `{"a":[1,2]}`, `null`, `1.5`, `[1,null]`} {
+		f, vim := vimAdapter(reply, nil)
 		got, err := vim.Call(bg, "Foo", []any{1, "a"})
 		if err != nil {
-			t.Errorf("reply %s: %v", tt.reply, err)
+			t.Errorf("reply %s: %v", reply, err)
 			continue
 		}
-		if string(got) != tt.want {
-			t.Errorf("reply %s: result %s, want %s", tt.reply, got, tt.want)
+		if string(got) != reply {
+			t.Errorf("reply %s: result %s", reply, got)
 		}
-		checkSent(t, f.only(t), false, protocol.FuncVimCall, []any{"Foo", []any{1, "a"}})
+		// The function is called directly, as Vim9's call() finds it.
+		checkSent(t, f.only(t), false, "g:Foo", []any{1, "a"})
 	}
 	// nil args are sent as an empty List.
-	f, vim := vimAdapter(`[0,null]`, nil)
+	f, vim := vimAdapter(`0`, nil)
 	if _, err := vim.Call(bg, "Bar", nil); err != nil {
 		t.Fatal(err)
 	}
-	checkSent(t, f.only(t), false, protocol.FuncVimCall, []any{"Bar", []any{}})
+	checkSent(t, f.only(t), false, "g:Bar", []any{})
+	// The request encodes as the runtime's channel callback expects.
+	b, err := vimjson.New(strings.NewReader("")).AppendRequest(nil, 4, f.sent[0].method, f.sent[0].params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[0,[-4,"g:Bar",[]]]` + "\n"; string(b) != want {
+		t.Errorf("wire form %s, want %s", b, want)
+	}
 }
 
+// Vim9's call() needs "g:" to find a global function; other names go as
+// they are. Notifications go through Vim's own "call" command, which finds
+// global functions without it.
+func TestVimFunctionNames(t *testing.T) {
+	for _, tt := range []struct{ fn, want string }{
+		{"Foo", "g:Foo"},
+		{"F", "g:F"},
+		{"Z9_x", "g:Z9_x"},
+		{"strftime", "strftime"}, // a builtin
+		{"foo_bar", "foo_bar"},   // lower case: not a global user function
+		{"g:Foo", "g:Foo"},       // already scoped
+		{"s:Foo", "s:Foo"},       // script-local
+		{"<SNR>12_Foo", "<SNR>12_Foo"},
+		{"vigor#util#Foo", "vigor#util#Foo"}, // autoload
+		{"Foo#bar", "Foo#bar"},               // autoload, upper case
+		{"Dict.Method", "Dict.Method"},       // a Dict function
+		{"Émile", "Émile"},                   // not an ASCII capital
+		{"", ""},
+	} {
+		f, vim := vimAdapter(`1`, nil)
+		if _, err := vim.Call(bg, tt.fn, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.only(t).method; got != tt.want {
+			t.Errorf("Call(%q) sent %q, want %q", tt.fn, got, tt.want)
+		}
+
+		f, vim = vimAdapter(`[[1],null]`, nil)
+		if _, err := vim.Batch(bg, []host.Call{{Fn: tt.fn}}); err != nil {
+			t.Fatal(err)
+		}
+		want := wire.Raw(`[[` + string(mustValue(t, tt.want)) + `,[]]]`)
+		checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{want})
+
+		f, vim = vimAdapter("", nil)
+		if err := vim.Notify(bg, tt.fn, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.only(t).method; got != tt.fn {
+			t.Errorf("Notify(%q) sent %q, want the name unchanged", tt.fn, got)
+		}
+	}
+}
+
+func mustValue(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := vimjson.AppendValue(nil, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Vim's error comes back as an *rpc.RemoteError (the codec unwrapped
+// [v:null, error]); the adapter makes it a *host.CallError that names the
+// function as the plugin did, without the "g:" it added.
 func TestVimCallError(t *testing.T) {
-	_, vim := vimAdapter(`[null,"E117: Unknown function: Foo"]`, nil)
-	got, err := vim.Call(bg, "Foo", nil)
+	tests := []struct {
+		fn   string
+		body string // Vim's answer [-id, body]
+		msg  string
+	}{
+		{"Foo", `[null,"E117: Unknown function: g:Foo"]`, "E117: Unknown function: Foo"},
+		{"Foo", `[null,"Vim(return):E119: Not enough arguments for function: g:Foo"]`,
+			"Vim(return):E119: Not enough arguments for function: Foo"},
+		// Only the function's own name is mapped back.
+		{"Foo", `[null,"E121: Undefined variable: g:Other"]`, "E121: Undefined variable: g:Other"},
+		{"vigor#x#Foo", `[null,"E117: Unknown function: vigor#x#Foo"]`, "E117: Unknown function: vigor#x#Foo"},
+		{"strftime", `[null,"E116: Invalid arguments for function strftime"]`, "E116: Invalid arguments for function strftime"},
+		// An error that is not a String is printed.
+		{"Foo", `[null,[0,"thrown"]]`, "thrown"},
+		{"Foo", `[null,{"code":1}]`, "map[code:1]"},
+	}
+	for _, tt := range tests {
+		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
+		got, err := vim.Call(bg, tt.fn, nil)
+		var ce *host.CallError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: err = %v (%T), want *host.CallError", tt.body, err, err)
+			continue
+		}
+		if got != nil {
+			t.Errorf("%s: result %s with an error", tt.body, got)
+		}
+		if ce.Fn != tt.fn || ce.Msg != tt.msg {
+			t.Errorf("%s: CallError = %+v, want Fn %q Msg %q", tt.body, ce, tt.fn, tt.msg)
+		}
+	}
+}
+
+// The whole way: a real session and codec under the adapter, and Vim's
+// answers as they come on the channel.
+func TestVimCallOverSession(t *testing.T) {
+	sess, v := vimSession(t, func(fn string, args []any) string {
+		switch fn {
+		case "strftime":
+			return `["2024",null]`
+		case "g:Nil":
+			return `[null,null]`
+		case "g:Foo":
+			return `[null,"E117: Unknown function: g:Foo"]`
+		case "g:Old":
+			return `"ERROR"` // not [result, error]
+		}
+		return `[null,"unexpected call ` + fn + `"]`
+	})
+	vim := host.New("vim", sess, sess.Codec())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	got, err := vim.Call(ctx, "strftime", []any{"%Y"})
+	if err != nil || string(got) != `"2024"` {
+		t.Errorf("strftime: %s, %v", got, err)
+	}
+	got, err = vim.Call(ctx, "Nil", nil)
+	if err != nil || string(got) != `null` {
+		t.Errorf("a function that returns v:null: %s, %v", got, err)
+	}
+
+	_, err = vim.Call(ctx, "Foo", nil)
 	var ce *host.CallError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v (%T), want *host.CallError", err, err)
-	}
-	if got != nil {
-		t.Errorf("result %s with an error", got)
 	}
 	if ce.Fn != "Foo" || ce.Msg != "E117: Unknown function: Foo" {
 		t.Errorf("CallError = %+v", ce)
@@ -159,37 +344,22 @@ func TestVimCallError(t *testing.T) {
 	if want := "Foo(): E117: Unknown function: Foo"; err.Error() != want {
 		t.Errorf("Error() = %q, want %q", err.Error(), want)
 	}
-}
 
-func TestVimCallHelperMissing(t *testing.T) {
-	// What Vim answers when the "call" command names a function that does
-	// not exist: the helper is not on 'runtimepath'.
-	_, vim := vimAdapter(`"ERROR"`, nil)
-	_, err := vim.Call(bg, "Foo", nil)
-	var ce *host.CallError
-	if !errors.As(err, &ce) {
-		t.Fatalf("err = %v (%T), want *host.CallError", err, err)
+	// An answer that is not [result, error] fails the call (it does not
+	// hang), and the session goes on.
+	_, err = vim.Call(ctx, "Old", nil)
+	if !errors.As(err, &ce) || ce.Fn != "Old" || ce.Msg != `unexpected answer from Vim (want [result, error]): "ERROR"` {
+		t.Errorf("malformed answer: err = %v, want a CallError about the unexpected answer", err)
 	}
-	if ce.Fn != "Foo" || !strings.Contains(ce.Msg, "runtimepath") || !strings.Contains(ce.Msg, "helper") {
-		t.Errorf("CallError = %+v, want a hint about 'runtimepath'", ce)
+	if got, err := vim.Call(ctx, "strftime", []any{"%Y"}); err != nil || string(got) != `"2024"` {
+		t.Errorf("after the malformed answer: %s, %v", got, err)
 	}
-}
 
-func TestVimCallUnexpectedReply(t *testing.T) {
-	for _, reply := range []string{`[1,2,3]`, `[1]`, `42`, `"other"`, `{"a":1}`, `[1,`} {
-		_, vim := vimAdapter(reply, nil)
-		_, err := vim.Call(bg, "Foo", nil)
-		var ce *host.CallError
-		if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "unexpected reply from Vim") {
-			t.Errorf("reply %s: err = %v, want an unexpected reply CallError", reply, err)
-		}
-	}
-	// The message quotes at most 100 bytes of the reply.
-	long := `[` + strings.Repeat(`1,`, 200) + `1]`
-	_, vim := vimAdapter(long, nil)
-	_, err := vim.Call(bg, "Foo", nil)
-	if err == nil || len(err.Error()) > 200 {
-		t.Errorf("long reply: err = %v", err)
+	// What the channel callback got: the session numbers its calls from 1,
+	// so Foo's error above came as [-3,[null,"E117: Unknown function: g:Foo"]].
+	want := []string{`[-1,"strftime",["%Y"]]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,"strftime",["%Y"]]`}
+	if calls := v.received(); !reflect.DeepEqual(calls, want) {
+		t.Errorf("Vim got the calls\n%q\nwant\n%q", calls, want)
 	}
 }
 
@@ -223,6 +393,14 @@ func TestVimNotify(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSent(t, f.only(t), true, "Redraw", []any{})
+	// A notification is Vim's "call" command, which has no answer.
+	b, err := vimjson.New(strings.NewReader("")).AppendNotification(nil, f.sent[0].method, f.sent[0].params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `["call","Redraw",[]]` + "\n"; string(b) != want {
+		t.Errorf("wire form %s, want %s", b, want)
+	}
 }
 
 var threeCalls = []host.Call{{Fn: "a"}, {Fn: "b", Args: []any{1, "x"}}, {Fn: "c", Args: []any{}}}
@@ -238,36 +416,47 @@ func TestVimBatch(t *testing.T) {
 	}
 	// The calls are sent pre-encoded, in one wire.Raw.
 	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(`[["a",[]],["b",[1,"x"]],["c",[]]]`)})
-	// The request encodes as Vim expects.
+	// The request encodes as the runtime's channel callback expects.
 	b, err := vimjson.New(strings.NewReader("")).AppendRequest(nil, 1, f.sent[0].method, f.sent[0].params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `["call","` + protocol.FuncVimBatch + `",[[["a",[]],["b",[1,"x"]],["c",[]]]],-1]` + "\n"
+	want := `[0,[-1,"` + protocol.FuncVimBatch + `",[[["a",[]],["b",[1,"x"]],["c",[]]]]]]` + "\n"
 	if string(b) != want {
 		t.Errorf("wire form %s, want %s", b, want)
 	}
+
+	// Global functions get "g:", as in Call.
+	f, vim = vimAdapter(`[[1,2],null]`, nil)
+	if _, err := vim.Batch(bg, []host.Call{{Fn: "Foo", Args: []any{1}}, {Fn: "vigor#x"}}); err != nil {
+		t.Fatal(err)
+	}
+	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(`[["g:Foo",[1]],["vigor#x",[]]]`)})
 }
 
 func TestVimBatchError(t *testing.T) {
 	tests := []struct {
 		name    string
+		calls   []host.Call
 		reply   string
 		results []string
 		index   int
 		fn      string
 		msg     string
 	}{
-		{"second call fails", `[[1],[1,"E121: Undefined variable: x"]]`, []string{`1`}, 1, "b", "E121: Undefined variable: x"},
-		{"first call fails", `[[],[0,"E117: Unknown function: a"]]`, []string{}, 0, "a", "E117: Unknown function: a"},
-		{"last call fails", `[[1,2],[2,"boom"]]`, []string{`1`, `2`}, 2, "c", "boom"},
-		{"results truncated", `[[1,2,3],[1,"boom"]]`, []string{`1`}, 1, "b", "boom"},
-		{"index out of range", `[[1,2,3],[5,"boom"]]`, []string{`1`, `2`, `3`}, 5, "", "boom"},
+		{"second call fails", threeCalls, `[[1],[1,"E121: Undefined variable: x"]]`, []string{`1`}, 1, "b", "E121: Undefined variable: x"},
+		{"first call fails", threeCalls, `[[],[0,"E117: Unknown function: a"]]`, []string{}, 0, "a", "E117: Unknown function: a"},
+		{"last call fails", threeCalls, `[[1,2],[2,"boom"]]`, []string{`1`, `2`}, 2, "c", "boom"},
+		{"results truncated", threeCalls, `[[1,2,3],[1,"boom"]]`, []string{`1`}, 1, "b", "boom"},
+		{"index out of range", threeCalls, `[[1,2,3],[5,"boom"]]`, []string{`1`, `2`, `3`}, 5, "", "boom"},
+		// The message names a global function as the plugin did.
+		{"global function", []host.Call{{Fn: "a"}, {Fn: "Foo"}}, `[[1],[1,"E117: Unknown function: g:Foo"]]`,
+			[]string{`1`}, 1, "Foo", "E117: Unknown function: Foo"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, vim := vimAdapter(tt.reply, nil)
-			got, err := vim.Batch(bg, threeCalls)
+			got, err := vim.Batch(bg, tt.calls)
 			var be *host.BatchError
 			if !errors.As(err, &be) {
 				t.Fatalf("err = %v (%T), want *host.BatchError", err, err)
@@ -284,6 +473,24 @@ func TestVimBatchError(t *testing.T) {
 	_, err := vim.Batch(bg, threeCalls)
 	if want := "call 1 of the batch, b(): E121: Undefined variable: x"; err == nil || err.Error() != want {
 		t.Errorf("Error() = %v, want %q", err, want)
+	}
+}
+
+// When the batch helper itself fails in Vim (its answer has an error), the
+// batch fails with that message; it is not a call's BatchError.
+func TestVimBatchHelperFails(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{`[null,"E117: Unknown function: vigor#_internal#api#vim#batch"]`,
+			"the batch helper failed in Vim: E117: Unknown function: vigor#_internal#api#vim#batch"},
+		{`"ERROR"`, `the batch helper failed in Vim: unexpected answer from Vim (want [result, error]): "ERROR"`},
+	} {
+		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
+		_, err := vim.Batch(bg, threeCalls)
+		var be *host.BatchError
+		var ce *host.CallError
+		if err == nil || err.Error() != tt.want || errors.As(err, &be) || errors.As(err, &ce) {
+			t.Errorf("answer %s: err = %v (%T), want %q", tt.body, err, err, tt.want)
+		}
 	}
 }
 

@@ -46,9 +46,10 @@ const (
 	FuncRedraw   = "vigor#_internal#api#redraw"         // (force)
 	FuncBatch    = "vigor#_internal#api#batch"          // (calls), legacy script, both editors
 
-	// Vim only: helpers that catch errors, which Vim's channel "call" would
-	// swallow (autoload/vigor/_internal/api/vim.vim).
-	FuncVimCall  = "vigor#_internal#api#vim#call"  // (fn, args) -> [result, error|v:null]
-	FuncVimBatch = "vigor#_internal#api#vim#batch" // (calls) -> [results, [index, error]|v:null]
+	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
+	// job's channel callback: it runs each call [-id, fn, args] that the
+	// vimjson codec sends, in a Vim9 try/catch, and answers [result, error].
+	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
+	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
 
 )

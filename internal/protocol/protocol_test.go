@@ -94,7 +94,7 @@ func runtimeFile(name string) string {
 }
 
 func TestRuntimeFile(t *testing.T) {
-	got := runtimeFile("vigor#_internal#api#vim#call")
+	got := runtimeFile("vigor#_internal#api#vim#on_call")
 	if want := filepath.Join(autoload, "vigor", "_internal", "api", "vim.vim"); got != want {
 		t.Fatalf("runtimeFile = %s, want %s", got, want)
 	}
@@ -104,7 +104,7 @@ func TestRuntimeFile(t *testing.T) {
 func TestFunctionsExist(t *testing.T) {
 	funcs := constants(t, "Func")
 	// The parse found the real constants.
-	for name, want := range map[string]string{"FuncReady": FuncReady, "FuncVimCall": FuncVimCall, "FuncBatch": FuncBatch} {
+	for name, want := range map[string]string{"FuncReady": FuncReady, "FuncVimOnCall": FuncVimOnCall, "FuncBatch": FuncBatch} {
 		if funcs[name] != want {
 			t.Fatalf("parsed %s = %q, want %q", name, funcs[name], want)
 		}

@@ -2,13 +2,17 @@ package rpc_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/rpc"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -61,44 +65,24 @@ func TestDirectReadsOverPipes(t *testing.T) {
 		go func() { runDone <- sess.Run(ctx) }()
 		go func() { _ = peer.sess.Run(ctx) }()
 
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for g := 0; g < 4; g++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < 300; i++ {
-					want := fmt.Sprintf("g%d-%d", g, i)
-					method := "echo"
-					if i%7 == 0 {
-						method, want = "nested", "inner:inner"
-					}
-					c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
-					raw, err := sess.Call(c, method, []any{want})
-					cancelCall()
-					if err != nil {
-						errs <- fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
-						return
-					}
-					var got string
-					if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
-						errs <- fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
-						return
-					}
-				}
-			}()
-		}
-		done := make(chan struct{})
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			t.Fatalf("round %d: the calls hung", round)
-		}
-		close(errs)
-		for err := range errs {
-			t.Fatalf("round %d: %v", round, err)
-		}
+		hammer(t, fmt.Sprintf("round %d", round), 4, 300, nil, func(g, i int) error {
+			want := fmt.Sprintf("g%d-%d", g, i)
+			method := "echo"
+			if i%7 == 0 {
+				method, want = "nested", "inner:inner"
+			}
+			c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
+			raw, err := sess.Call(c, method, []any{want})
+			cancelCall()
+			if err != nil {
+				return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
+			}
+			var got string
+			if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
+				return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
+			}
+			return nil
+		})
 		aW.Close()
 		select {
 		case <-runDone:
@@ -107,5 +91,169 @@ func TestDirectReadsOverPipes(t *testing.T) {
 		}
 		bW.Close()
 		cancel()
+	}
+}
+
+// vimPeer is Vim with Vigor's runtime at the other end of real pipes: its
+// channel callback runs each [0, [-id, fn, args]] and answers
+// [-id, [result, v:null]] or [-id, [v:null, error]]. "nested" first calls
+// the plugin (Vim's ch_evalexpr) and answers with what it got; "fail"
+// raises an error; "bad" gets an answer that is not [result, error].
+func vimPeer(r io.Reader, w io.Writer) error {
+	dec := json.NewDecoder(r)
+	nested := map[int64]json.RawMessage{} // our request id -> the call's wire id
+	next := int64(0)
+	for {
+		var items []json.RawMessage
+		if err := dec.Decode(&items); err != nil {
+			return err
+		}
+		var answer string
+		switch {
+		case len(items) == 2 && string(items[0]) != "0":
+			// [id, result]: the plugin's answer to a nested request.
+			var id int64
+			if err := json.Unmarshal(items[0], &id); err != nil {
+				return err
+			}
+			wireID, ok := nested[id]
+			if !ok {
+				return fmt.Errorf("answer to an unknown request: %s", items)
+			}
+			delete(nested, id)
+			answer = fmt.Sprintf("[%s,[%s,null]]\n", wireID, items[1])
+		case len(items) == 2:
+			var call []json.RawMessage
+			var fn string
+			if err := json.Unmarshal(items[1], &call); err != nil || len(call) != 3 || json.Unmarshal(call[1], &fn) != nil {
+				return fmt.Errorf("the channel callback cannot run %s", items[1])
+			}
+			var args []json.RawMessage
+			if err := json.Unmarshal(call[2], &args); err != nil {
+				return err
+			}
+			switch fn {
+			case "nested":
+				next++
+				nested[next] = call[0]
+				answer = fmt.Sprintf(`[%d,["inner",[]]]`+"\n", next)
+			case "fail":
+				var name string
+				if err := json.Unmarshal(args[0], &name); err != nil {
+					return err
+				}
+				answer = fmt.Sprintf(`[%s,[null,%q]]`+"\n", call[0], "E117: Unknown function: g:"+name)
+			case "bad":
+				answer = fmt.Sprintf("[%s,%s]\n", call[0], args[0])
+			default:
+				answer = fmt.Sprintf("[%s,[%s,null]]\n", call[0], args[0])
+			}
+		default:
+			return fmt.Errorf("Vim cannot run %s", items)
+		}
+		if _, err := io.WriteString(w, answer); err != nil {
+			return err
+		}
+	}
+}
+
+// The same over Vim's JSON channel, whose framing is not the same both
+// ways: callers reading their own replies get their own results, errors and
+// failed answers (the codec unwraps [result, error]).
+func TestDirectReadsOverPipesVim(t *testing.T) {
+	aR, aW, err := os.Pipe() // Vim -> session
+	if err != nil {
+		t.Fatal(err)
+	}
+	bR, bW, err := os.Pipe() // session -> Vim
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bR.Close()
+	sess := rpc.New(vimjson.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() { runDone <- sess.Run(ctx) }()
+	peerDone := make(chan error, 1)
+	go func() { peerDone <- vimPeer(bR, aW) }()
+
+	hammer(t, "vim", 4, 200, peerDone, func(g, i int) error {
+		arg := fmt.Sprintf("g%d-%d", g, i)
+		method, want, wantErr := "echo", arg, ""
+		switch i % 5 {
+		case 1:
+			method, want = "nested", "inner:inner"
+		case 2:
+			method, want, wantErr = "fail", "", "E117: Unknown function: g:"+arg
+		case 3:
+			// The argument is the answer's body: a List of three.
+			method, want, wantErr = "bad", "", `unexpected answer from Vim (want [result, error]): ["`+arg+`",1,2]`
+		}
+		var params []any
+		if method == "bad" {
+			params = []any{[]any{arg, 1, 2}}
+		} else {
+			params = []any{arg}
+		}
+		c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
+		raw, err := sess.Call(c, method, params)
+		cancelCall()
+		if wantErr != "" {
+			var re *rpc.RemoteError
+			if !errors.As(err, &re) || re.Error() != wantErr {
+				return fmt.Errorf("call %s %s: err = %v, want %q", method, arg, err, wantErr)
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
+		}
+		var got string
+		if err := vimjson.Unmarshal(raw, &got); err != nil || got != want {
+			return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
+		}
+		return nil
+	})
+	aW.Close()
+	select {
+	case <-runDone:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the session did not end when its input closed")
+	}
+	bW.Close()
+}
+
+// hammer runs calls(g, i) for i < n in each of goroutines goroutines at
+// once, and fails the test on the first error, when stop delivers (a peer
+// that died), or when the calls hang.
+func hammer(t *testing.T, what string, goroutines, n int, stop <-chan error, calls func(g, i int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < n; i++ {
+				if err := calls(g, i); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case err := <-stop:
+		t.Fatalf("%s: the peer stopped: %v", what, err)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s: the calls hung", what)
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatalf("%s: %v", what, err)
 	}
 }

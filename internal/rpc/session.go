@@ -49,9 +49,9 @@ type Options struct {
 	// but did not break the stream. For a request it returns the value to
 	// answer with.
 	BadMessage func(m *wire.Message, err error) any
-	// Input, if set, is the file the codec reads from. On Linux, when the
-	// runtime poller serves it, a caller reads its own reply with a
-	// blocking read (direct_linux.go).
+	// Input, if set, is the file the codec reads from. On Linux the
+	// session puts it in blocking mode, and a caller reads its own reply
+	// with a blocking read (direct_linux.go).
 	Input *os.File
 }
 
@@ -172,15 +172,20 @@ func (s *Session) Run(ctx context.Context) error {
 	for {
 		if s.dir != nil {
 			s.baton.Lock()
-			empty := s.codec.(buffered).Buffered() == 0
-			s.baton.Unlock()
-			if empty && s.waitInput() {
-				continue // a caller read meanwhile; look again
+			if s.codec.(buffered).Buffered() == 0 && !s.dir.readable() {
+				s.baton.Unlock()
+				s.waitInput()
+				continue // a caller may have read meanwhile; look again
 			}
-			s.baton.Lock()
 		}
 		m := new(wire.Message)
 		err = s.codec.ReadMessage(m)
+		var ch chan response
+		if err == nil && m.Kind == wire.Response {
+			// Taken before the baton goes: a caller that gets the baton
+			// next must see that its reply has been read (readOwn).
+			ch = s.take(m.ID)
+		}
 		if s.dir != nil {
 			s.baton.Unlock()
 		}
@@ -190,6 +195,10 @@ func (s *Session) Run(ctx context.Context) error {
 				continue
 			}
 			break
+		}
+		if m.Kind == wire.Response {
+			s.send(ch, m)
+			continue
 		}
 		s.dispatch(m)
 	}
@@ -202,9 +211,9 @@ func (s *Session) Run(ctx context.Context) error {
 type buffered interface{ Buffered() int }
 
 // waitInput waits until the input is readable, without reading it and
-// without holding the baton. It reports whether a caller took the input
-// over meanwhile (the loop must then look again).
-func (s *Session) waitInput() bool {
+// without holding the baton, or until a caller has taken the input over
+// and finished with it.
+func (s *Session) waitInput() {
 	s.dmu.Lock()
 	s.bgWaiting = true
 	s.dmu.Unlock()
@@ -222,7 +231,6 @@ func (s *Session) waitInput() bool {
 		s.baton.Lock() // until the caller is done reading
 		s.baton.Unlock()
 	}
-	return kicked
 }
 
 // dispatch handles one message read from the peer.
@@ -347,13 +355,30 @@ func (s *Session) runNotifications() {
 	}
 }
 
-func (s *Session) deliver(m *wire.Message) {
+func (s *Session) deliver(m *wire.Message) { s.send(s.take(m.ID), m) }
+
+// take removes the call waiting for response id and returns its channel,
+// or nil if the caller gave up (its ctx ended).
+func (s *Session) take(id int64) chan response {
 	s.mu.Lock()
-	ch, ok := s.pending[m.ID]
-	delete(s.pending, m.ID)
+	ch := s.pending[id]
+	delete(s.pending, id)
 	s.mu.Unlock()
-	if !ok {
-		return // the caller gave up (its ctx ended)
+	return ch
+}
+
+// isPending reports whether the call id still waits for its response.
+func (s *Session) isPending(id int64) bool {
+	s.mu.Lock()
+	_, ok := s.pending[id]
+	s.mu.Unlock()
+	return ok
+}
+
+// send hands the response m to the caller waiting on ch.
+func (s *Session) send(ch chan response, m *wire.Message) {
+	if ch == nil {
+		return
 	}
 	r := response{result: m.Result}
 	if m.Error != nil {
@@ -434,8 +459,21 @@ func WithoutDirectRead(ctx context.Context) context.Context {
 }
 
 // readOwn reads from the input until the reply to id comes, handling
-// whatever else comes first as Run would. The caller holds the baton.
-func (s *Session) readOwn(id int64, ch chan response) (res wire.Raw, err error) {
+// whatever else comes first as Run would. The caller holds the baton;
+// readOwn releases it.
+func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
+	if res, ok, err := s.readOwnLocked(id, ch); ok {
+		return res, err
+	}
+	// Run read the reply before this caller had the baton; it is on its
+	// way.
+	r := <-ch
+	return r.result, r.err
+}
+
+// readOwnLocked is readOwn while holding the baton; ok is false if the
+// reply was read by Run.
+func (s *Session) readOwnLocked(id int64, ch chan response) (res wire.Raw, ok bool, err error) {
 	defer s.baton.Unlock()
 	s.dmu.Lock()
 	waiting := s.bgWaiting
@@ -447,20 +485,21 @@ func (s *Session) readOwn(id int64, ch chan response) (res wire.Raw, err error) 
 	if waiting {
 		<-s.ack // Run is off the input now
 	}
-	s.dir.setBlocking(true)
-	defer s.dir.setBlocking(false)
 	defer func() {
 		// Complete messages left in the codec's buffer would wait for
 		// Run, which waits on the fd, not the buffer: handle them now.
-		if err == nil {
+		if ok && err == nil {
 			s.drain()
 		}
 	}()
 	for {
 		select {
 		case r := <-ch: // delivered, or failed, meanwhile
-			return r.result, r.err
+			return r.result, true, r.err
 		default:
+		}
+		if !s.isPending(id) {
+			return nil, false, nil
 		}
 		m := new(wire.Message)
 		if rerr := s.codec.ReadMessage(m); rerr != nil {
@@ -470,14 +509,14 @@ func (s *Session) readOwn(id int64, ch chan response) (res wire.Raw, err error) 
 			}
 			// Run meets the same end of input and shuts the session down.
 			s.forget(id)
-			return nil, fmt.Errorf("%w: %w", ErrClosed, rerr)
+			return nil, true, fmt.Errorf("%w: %w", ErrClosed, rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
 			s.forget(id)
 			if m.Error != nil {
-				return m.Result, &RemoteError{Raw: m.Error, codec: s.codec}
+				return m.Result, true, &RemoteError{Raw: m.Error, codec: s.codec}
 			}
-			return m.Result, nil
+			return m.Result, true, nil
 		}
 		s.dispatch(m)
 	}

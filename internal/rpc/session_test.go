@@ -1,7 +1,6 @@
 package rpc_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,8 +46,7 @@ type editorProto interface {
 	request(id int64, method string, params []any) []byte
 	notification(method string, params []any) []byte
 	response(id int64, result any) []byte
-	// errorResponse answers with errVal in the error slot; nil if the
-	// editor has none.
+	// errorResponse answers with errVal in the error slot.
 	errorResponse(id int64, errVal any) []byte
 	// malformedRequest is a request with an id that the session's codec
 	// cannot decode.
@@ -77,9 +75,11 @@ func forEachCodec(t *testing.T, f func(t *testing.T, cc codecCase)) {
 	}
 }
 
-// vimProto is Vim's side of JSON channel mode: it reads ["call", ...]
-// commands and [id, result] answers, and sends [id, [method, params]] and
-// [-id, result].
+// vimProto is Vim's side of JSON channel mode, with Vigor's runtime: it
+// reads [0, [-id, func, args]] calls (for the runtime's channel callback),
+// ["call", func, args] commands and [id, result] answers, and sends
+// [id, [method, params]], [0, [method, params]] and the callback's answers
+// [-id, [result, v:null]] or [-id, [v:null, error]].
 type vimProto struct {
 	dec *json.Decoder
 }
@@ -91,34 +91,48 @@ func (p *vimProto) read() (frame, error) {
 	if err := p.dec.Decode(&items); err != nil {
 		return frame{}, err
 	}
-	if len(items) >= 3 && string(items[0]) == `"call"` {
-		var f frame
-		if err := json.Unmarshal(items[1], &f.method); err != nil {
-			return f, err
+	switch {
+	case len(items) == 3 && string(items[0]) == `"call"`:
+		// ["call", func, args]: Vim's channel command, not answered.
+		f := frame{kind: wire.Notification}
+		err := p.readCall(&f, items[1], items[2])
+		return f, err
+	case len(items) == 2 && string(items[0]) == "0":
+		// [0, [-id, func, args]]: Vim hands it to the channel callback.
+		var call []json.RawMessage
+		if err := json.Unmarshal(items[1], &call); err != nil || len(call) != 3 {
+			return frame{}, fmt.Errorf("the channel callback cannot run %s", items[1])
 		}
-		var params []json.RawMessage
-		if err := json.Unmarshal(items[2], &params); err != nil {
-			return f, err
+		f := frame{kind: wire.Request}
+		if err := json.Unmarshal(call[0], &f.id); err != nil || f.id >= 0 {
+			return f, fmt.Errorf("call id %s is not a negative Number", call[0])
 		}
-		for _, p := range params {
-			f.params = append(f.params, wire.Raw(p))
-		}
-		f.kind = wire.Notification
-		if len(items) == 4 {
-			f.kind = wire.Request
-			if err := json.Unmarshal(items[3], &f.id); err != nil {
-				return f, err
-			}
-			f.id = -f.id
+		f.id = -f.id
+		err := p.readCall(&f, call[1], call[2])
+		return f, err
+	case len(items) == 2:
+		// [id, result]: the answer to Vim's request id.
+		f := frame{kind: wire.Response, result: wire.Raw(items[1])}
+		if err := json.Unmarshal(items[0], &f.id); err != nil || f.id <= 0 {
+			return f, fmt.Errorf("answer id %s is not a positive Number", items[0])
 		}
 		return f, nil
 	}
-	if len(items) != 2 {
-		return frame{}, fmt.Errorf("Vim cannot read %s", items)
+	return frame{}, fmt.Errorf("Vim cannot read %s", items)
+}
+
+func (p *vimProto) readCall(f *frame, fn, args json.RawMessage) error {
+	if err := json.Unmarshal(fn, &f.method); err != nil {
+		return err
 	}
-	f := frame{kind: wire.Response, result: wire.Raw(items[1])}
-	err := json.Unmarshal(items[0], &f.id)
-	return f, err
+	var params []json.RawMessage
+	if err := json.Unmarshal(args, &params); err != nil {
+		return err
+	}
+	for _, p := range params {
+		f.params = append(f.params, wire.Raw(p))
+	}
+	return nil
 }
 
 func (p *vimProto) encode(v any) []byte {
@@ -137,9 +151,13 @@ func (p *vimProto) notification(method string, params []any) []byte {
 	return p.encode([]any{0, []any{method, params}})
 }
 
-func (p *vimProto) response(id int64, result any) []byte { return p.encode([]any{-id, result}) }
+func (p *vimProto) response(id int64, result any) []byte {
+	return p.encode([]any{-id, []any{result, nil}})
+}
 
-func (p *vimProto) errorResponse(int64, any) []byte { return nil }
+func (p *vimProto) errorResponse(id int64, errVal any) []byte {
+	return p.encode([]any{-id, []any{nil, errVal}})
+}
 
 func (p *vimProto) malformedRequest(id int64) []byte {
 	return []byte(fmt.Sprintf("[%d,\"not a call\"]\n", id))
@@ -827,19 +845,23 @@ func TestBadMessageWithoutHook(t *testing.T) {
 
 func TestRemoteError(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, cc codecCase) {
-		if cc.newProto(bytes.NewReader(nil)).errorResponse(1, "x") == nil {
-			t.Skip("this editor has no error slot")
-		}
 		e := start(t, cc, nil, rpc.Options{})
 		for _, tt := range []struct {
+			only   string // the editor that sends it, or "" for both
 			errVal any
 			want   string
 		}{
-			{[]any{0, "Vim:E117: Unknown function: Nope"}, "Vim:E117: Unknown function: Nope"},
-			{[]any{1, []byte("Vim:E5108: sent as bin")}, "Vim:E5108: sent as bin"},
-			{"just a string", "just a string"},
-			{[]any{1, 2, 3}, "[1 2 3]"},
+			// Neovim: [type, message].
+			{"", []any{0, "Vim:E117: Unknown function: Nope"}, "Vim:E117: Unknown function: Nope"},
+			{"nvim", []any{1, []byte("Vim:E5108: sent as bin")}, "Vim:E5108: sent as bin"},
+			// Vim's channel callback: the exception, a String.
+			{"", "just a string", "just a string"},
+			{"vim", "E117: Unknown function: g:Nope", "E117: Unknown function: g:Nope"},
+			{"", []any{1, 2, 3}, "[1 2 3]"},
 		} {
+			if tt.only != "" && tt.only != cc.name {
+				continue
+			}
 			res := call(context.Background(), e.sess, "nvim_call_function", "Nope", []any{})
 			f := e.ed.expect(wire.Request, "nvim_call_function")
 			e.ed.send(e.ed.proto.errorResponse(f.id, tt.errVal))
@@ -938,4 +960,130 @@ func TestReentrantCallFromNotification(t *testing.T) {
 			t.Errorf("the notification handler got %q", got)
 		}
 	})
+}
+
+// ---------------------------------------------------------------------------
+// Vim only.
+
+func vimCase(t *testing.T) codecCase {
+	t.Helper()
+	for _, cc := range codecs {
+		if cc.name == "vim" {
+			return cc
+		}
+	}
+	t.Fatal("no vim codec")
+	panic("unreachable")
+}
+
+// An answer from Vim whose body is not [result, error] fails the call that
+// waits for it, instead of leaving it waiting, and the session goes on.
+func TestVimUnexpectedAnswer(t *testing.T) {
+	e := start(t, vimCase(t), nil, rpc.Options{})
+	for _, body := range []string{`"ERROR"`, `42`, `null`, `[]`, `[1]`, `[1,null,3]`, `{"a":1}`} {
+		res := call(context.Background(), e.sess, "F", 1)
+		f := e.ed.expect(wire.Request, "F")
+		e.ed.send([]byte(fmt.Sprintf("[%d,%s]\n", -f.id, body)))
+		r := recv(t, res, "the call that got a malformed answer")
+		var re *rpc.RemoteError
+		if !errors.As(r.err, &re) {
+			t.Fatalf("answer %s: err = %v (%T), want *rpc.RemoteError", body, r.err, r.err)
+		}
+		if want := "unexpected answer from Vim (want [result, error]): " + body; re.Error() != want {
+			t.Errorf("Error() = %q, want %q", re.Error(), want)
+		}
+		if r.raw != nil {
+			t.Errorf("answer %s: result %q with the error", body, r.raw)
+		}
+	}
+	res := call(context.Background(), e.sess, "ok")
+	f := e.ed.expect(wire.Request, "ok")
+	e.ed.respond(f.id, 1)
+	if r := recv(t, res, "the call"); r.err != nil || decodeSession[int](t, e.sess, r.raw) != 1 {
+		t.Fatalf("the call after the malformed answers: %q, %v", r.raw, r.err)
+	}
+}
+
+// A call too large for one message goes as FuncChunk notifications that
+// carry [method, params], then the same kind of message for FuncChunked
+// (key, n): for a request, a call of the channel callback with the
+// request's id, whose answer is the request's.
+func TestVimChunkedCall(t *testing.T) {
+	e := start(t, vimCase(t), nil, rpc.Options{})
+	big := strings.Repeat("ab\"\\é🎉\n", vimjson.ChunkThreshold/8)
+
+	// chunks reads FuncChunk notifications up to the frame that follows
+	// them, and returns what they carry.
+	chunks := func() (body, key string, n int, last frame) {
+		t.Helper()
+		var joined strings.Builder
+		for {
+			f := e.ed.next()
+			if f.kind != wire.Notification || f.method != vimjson.FuncChunk {
+				return joined.String(), key, n, f
+			}
+			if len(f.params) != 2 {
+				t.Fatalf("chunk params %.80q", f.params)
+			}
+			k := decode[string](t, e.ed, f.params[0])
+			if n > 0 && k != key {
+				t.Fatalf("chunk %d has key %q, the first had %q", n, k, key)
+			}
+			key = k
+			text := decode[string](t, e.ed, f.params[1])
+			if len(text) > vimjson.ChunkSize {
+				t.Errorf("chunk %d has %d bytes, more than %d", n, len(text), vimjson.ChunkSize)
+			}
+			joined.WriteString(text)
+			n++
+		}
+	}
+	checkBody := func(body string) {
+		t.Helper()
+		var got []any
+		if err := vimjson.Unmarshal(wire.Raw(body), &got); err != nil {
+			t.Fatalf("the chunks do not join to JSON: %v", err)
+		}
+		if want := []any{"Big", []any{big, int64(7)}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("the chunks carry %.80q, want [Big, [big, 7]]", got)
+		}
+	}
+
+	res := call(context.Background(), e.sess, "Big", big, 7)
+	body, key, n, f := chunks()
+	if n < 2 {
+		t.Fatalf("%d chunks for %d bytes", n, len(big))
+	}
+	checkBody(body)
+	if f.kind != wire.Request || f.method != vimjson.FuncChunked || f.id <= 0 {
+		t.Fatalf("after the chunks: %s %q id %d, want a request of %s", f.kind, f.method, f.id, vimjson.FuncChunked)
+	}
+	if len(f.params) != 2 || decode[string](t, e.ed, f.params[0]) != key || decode[int](t, e.ed, f.params[1]) != n {
+		t.Errorf("%s params %q, want [%q, %d]", vimjson.FuncChunked, f.params, key, n)
+	}
+	e.ed.respond(f.id, "done")
+	r := recv(t, res, "the chunked call")
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := decodeSession[string](t, e.sess, r.raw); got != "done" {
+		t.Errorf("result %q, want done", got)
+	}
+
+	// A notification: the same chunks, then Vim's "call" command of
+	// FuncChunked, under a key of its own.
+	if err := e.sess.Notify(context.Background(), "Big", []any{big, 7}); err != nil {
+		t.Fatal(err)
+	}
+	body, key2, n, f := chunks()
+	checkBody(body)
+	if key2 == key {
+		t.Errorf("two chunked messages share the key %q", key)
+	}
+	if f.kind != wire.Notification || f.method != vimjson.FuncChunked {
+		t.Fatalf("after the chunks: %s %q, want a notification of %s", f.kind, f.method, vimjson.FuncChunked)
+	}
+	if len(f.params) != 2 || decode[string](t, e.ed, f.params[0]) != key2 || decode[int](t, e.ed, f.params[1]) != n {
+		t.Errorf("%s params %q, want [%q, %d]", vimjson.FuncChunked, f.params, key2, n)
+	}
 }

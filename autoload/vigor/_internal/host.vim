@@ -81,6 +81,7 @@ else
           \ 'env': a:env,
           \ 'noblock': 1,
           \ 'stoponexit': 'term',
+          \ 'callback': function('vigor#_internal#api#vim#on_call'),
           \}
     let l:job = job_start(a:cmd, l:opts)
     if job_status(l:job) ==# 'fail'

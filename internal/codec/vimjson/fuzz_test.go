@@ -17,13 +17,27 @@ var readSeeds = []string{
 	`[3,["greet",["CI"]]]`,
 	`[0,["$interrupt",[]]]`,
 	`[-5,[1,null]]`,
-	`[-1,"x"]` + "\n" + `[2,["m",[1,2.5,"s",{"a":[true,false,null]}]]]` + "\n",
-	`[1,["a",[]]][0,["b",[]]][-2,3]`,
+	`[-1,["x",null]]` + "\n" + `[2,["m",[1,2.5,"s",{"a":[true,false,null]}]]]` + "\n",
+	`[1,["a",[]]][0,["b",[]]][-2,[3,null]]`,
 	" [ 2 ,\r\n [ \"m\" , [ 1 , {\"a\" : [ ] } ] ] ] ",
 	`[4,["a\"b\u00e9\ud83c\udf89",["\u0000"]]]`,
-	`[-9223372036854775807,{}]`,
-	`[-9223372036854775808,1]`,
+	`[-9223372036854775807,[{},null]]`,
+	`[-9223372036854775808,[1,null]]`,
 	`[9223372036854775807,["m",[]]]`,
+	`[-3,[null,"E117: Unknown function: g:Foo"]]`,
+	`[-3,[null,null]]`,
+	"[-4, [ [1,[2]] ,\n null ] ]",
+	`[-2,[1,"boom"]]`,
+	`[-6,[null,[0,"x\u00e9"]]]`,
+	// answers that are not [result, error]: the call fails
+	`[-1,"x"]`,
+	`[-7,3]`,
+	`[-8,[]]`,
+	`[-9,[1]]`,
+	`[-10,[1,null,3]]`,
+	`[-11,{"a":1}]`,
+	`[-12,"ERROR"]`,
+	`[-13,["` + "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9" + `",1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35]]`,
 	// malformed but recoverable
 	`"hello"[1,["m",[]]]`,
 	`42`,
@@ -39,6 +53,7 @@ var readSeeds = []string{
 	`[7,[42,[]]]`,
 	`[7,["m",{}]]`,
 	`["call","F",[],-1]`,
+	`[0,[-1,"F",[]]]`,
 	// broken
 	`]`,
 	`[1,,2]`,
@@ -49,8 +64,8 @@ var readSeeds = []string{
 }
 
 // FuzzReadMessage checks that no input makes ReadMessage panic or loop, that
-// every message it returns is well formed, and that it survives being
-// encoded again.
+// every message it returns is well formed (an answer has a result or an
+// error, never both), and that it survives being encoded again.
 func FuzzReadMessage(f *testing.F) {
 	for _, s := range readSeeds {
 		f.Add([]byte(s))
@@ -90,8 +105,18 @@ func checkReadMessage(t *testing.T, c *vimjson.Codec, m *wire.Message) {
 	default:
 		t.Fatalf("message of kind %s", m.Kind)
 	}
-	if m.Error != nil {
-		t.Fatalf("Vim message with an error slot: %q", m.Error)
+	if m.Kind == wire.Response {
+		// [-id, [result, null]] or [-id, [null, error]]; a body that is
+		// neither becomes an error, so that the caller does not wait
+		// forever.
+		if (m.Result == nil) == (m.Error == nil) {
+			t.Fatalf("answer with result %q and error %q: want exactly one", m.Result, m.Error)
+		}
+		if m.Error != nil && (!json.Valid(m.Error) || string(m.Error) == "null") {
+			t.Fatalf("error slot is not a JSON value other than null: %q", m.Error)
+		}
+	} else if m.Error != nil || m.Result != nil {
+		t.Fatalf("%s with a result %q or an error %q", m.Kind, m.Result, m.Error)
 	}
 	params := make([]any, len(m.Params))
 	for i, p := range m.Params {
@@ -103,7 +128,7 @@ func checkReadMessage(t *testing.T, c *vimjson.Codec, m *wire.Message) {
 		_ = vimjson.Unmarshal(p, &v)
 		params[i] = p
 	}
-	if m.Kind == wire.Response && !json.Valid(m.Result) {
+	if m.Result != nil && !json.Valid(m.Result) {
 		t.Fatalf("result is not valid JSON: %q", m.Result)
 	}
 
@@ -111,7 +136,15 @@ func checkReadMessage(t *testing.T, c *vimjson.Codec, m *wire.Message) {
 	var frame any
 	switch m.Kind {
 	case wire.Response:
-		frame = []any{-m.ID, m.Result}
+		// A nil wire.Raw would write nothing: send null for the empty slot.
+		var res, errVal any
+		if m.Result != nil {
+			res = m.Result
+		}
+		if m.Error != nil {
+			errVal = m.Error
+		}
+		frame = []any{-m.ID, []any{res, errVal}}
 	case wire.Request, wire.Notification:
 		frame = []any{m.ID, []any{m.Method, params}}
 	}
@@ -124,7 +157,8 @@ func checkReadMessage(t *testing.T, c *vimjson.Codec, m *wire.Message) {
 		t.Fatalf("reading back %q: %v", b, err)
 	}
 	if again.Kind != m.Kind || again.ID != m.ID || again.Method != m.Method ||
-		!bytes.Equal(again.Result, m.Result) || len(again.Params) != len(m.Params) {
+		!bytes.Equal(again.Result, m.Result) || !bytes.Equal(again.Error, m.Error) ||
+		(again.Result == nil) != (m.Result == nil) || len(again.Params) != len(m.Params) {
 		t.Fatalf("round trip changed the message:\n%+v\n%+v", m, &again)
 	}
 	for i := range m.Params {
@@ -141,7 +175,12 @@ func checkReadMessage(t *testing.T, c *vimjson.Codec, m *wire.Message) {
 	case wire.Notification:
 		out, err = c.AppendNotification(nil, m.Method, params)
 	case wire.Response:
-		out, err = c.AppendResponse(nil, m.ID, m.Result)
+		// Our answers to Vim carry any value, an error pair included.
+		v := m.Result
+		if v == nil {
+			v = m.Error
+		}
+		out, err = c.AppendResponse(nil, m.ID, v)
 	}
 	if err != nil || !json.Valid(out) {
 		t.Fatalf("encoding %+v: %q, %v", m, out, err)

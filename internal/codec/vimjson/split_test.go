@@ -71,7 +71,7 @@ func FuzzSplitList(f *testing.F) {
 // Buffered ignores the newline Vim writes after each message, and sees the
 // start of another.
 func TestBufferedIgnoresNewlines(t *testing.T) {
-	c := vimjson.New(strings.NewReader("[-1,0]\n  \n[-2,"))
+	c := vimjson.New(strings.NewReader("[-1,[0,null]]\n  \n[-2,"))
 	var m wire.Message
 	if err := c.ReadMessage(&m); err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func TestBufferedIgnoresNewlines(t *testing.T) {
 	if got := c.Buffered(); got != 1 {
 		t.Fatalf("Buffered() = %d with a partial message left, want 1", got)
 	}
-	c = vimjson.New(strings.NewReader("[-1,0]\n"))
+	c = vimjson.New(strings.NewReader("[-1,[0,null]]\n"))
 	if err := c.ReadMessage(&m); err != nil {
 		t.Fatal(err)
 	}

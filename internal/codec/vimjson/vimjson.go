@@ -1,15 +1,20 @@
 // Package vimjson is the codec for Vim's JSON channel mode (":help
-// channel-use"). It frames messages the way Vim does:
+// channel-use"). It frames messages the way Vim and Vigor's runtime do:
 //
 //	from Vim:  [id, [method, [params...]]]   a request (id > 0, made by ch_evalexpr)
 //	           [0, [method, [params...]]]    a notification (sent with ch_sendraw)
-//	           [-id, result]                 the response to our call number id
-//	to Vim:    ["call", func, [args...], -id] a call that Vim answers with [-id, result]
-//	           ["call", func, [args...]]      a call without an answer
+//	           [-id, [result, null]]         the answer to our call number id
+//	           [-id, [null, error]]          ... when the function failed
+//	to Vim:    [0, [-id, func, [args...]]]   a call, which the runtime's channel
+//	                                         callback runs and answers
+//	           ["call", func, [args...]]      a call without an answer (Vim's
+//	                                         channel command)
 //	           [id, result]                   our answer to Vim's request id
 //
-// Our own request ids are negated on the wire, because Vim uses positive
-// numbers for its own requests on the same channel.
+// Calls go through the channel callback, not Vim's "call" command, because
+// "call" hides errors: see autoload/vigor/_internal/api/vim.vim. Our own
+// request ids are negated on the wire, because Vim uses positive numbers
+// for its own requests on the same channel.
 //
 // Values are mapped as Vim's json_encode and json_decode do, with two
 // additions: a Go []byte is sent as a List of Numbers (Vim's form of a Blob in
@@ -114,10 +119,22 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 	if id < 0 {
 		m.Kind = wire.Response
 		m.ID = -id
-		m.Result = wire.Raw(c.buf[1])
-		// m.Result owns these bytes now: encoding/json would decode the
-		// next message into them in place.
+		// The pair's parts own these bytes now: encoding/json would
+		// decode the next message into them in place.
+		body := c.buf[1]
 		c.buf[1] = nil
+		pair, err := SplitList(wire.Raw(body))
+		if err != nil || len(pair) != 2 {
+			// Fail the call rather than leave it waiting.
+			msg := fmt.Sprintf("unexpected answer from Vim (want [result, error]): %.100s", body)
+			m.Error = wire.Raw(appendString(nil, msg))
+			return nil
+		}
+		if isNull(pair[1]) {
+			m.Result = pair[0]
+		} else {
+			m.Error = pair[1]
+		}
 		return nil
 	}
 	if id == 0 {
@@ -143,7 +160,8 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 	return nil
 }
 
-// AppendRequest implements wire.Codec: a channel "call" command.
+// AppendRequest implements wire.Codec: [0, [-id, method, params]], which
+// the runtime's channel callback runs.
 func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
 	return c.appendCall(b, id, method, params)
 }
@@ -153,11 +171,13 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 	return c.appendCall(b, 0, method, params)
 }
 
-// appendCall writes ["call", method, params(, -id)], or, for a large one,
-// the chunks of [method, params] and ["call", FuncChunked, [key](, -id)].
+// appendCall writes a call: [0, [-id, method, params]] when id is not 0,
+// else ["call", method, params]. A large one goes as chunks of
+// [method, params] followed by the same call of FuncChunked(key, n).
 func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]byte, error) {
 	start := len(b)
-	b = append(b, `["call",`...)
+	b = appendCallHead(b, id)
+	bodyStart := len(b)
 	b = appendString(b, method)
 	b = append(b, ',')
 	b, err := appendList(b, params)
@@ -165,24 +185,36 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 		return b, err
 	}
 	if len(b)-start > ChunkThreshold {
-		// The chunks carry `method, params` wrapped in a list.
-		body := append([]byte{'['}, b[start+len(`["call",`):]...)
+		// The chunks carry [method, params].
+		body := make([]byte, 0, len(b)-bodyStart+2)
+		body = append(body, '[')
+		body = append(body, b[bodyStart:]...)
 		body = append(body, ']')
 		b = b[:start]
 		key := c.key()
 		var n int
 		b, n = appendChunks(b, key, body)
-		b = append(b, `["call","`+FuncChunked+`",[`...)
+		b = appendCallHead(b, id)
+		b = append(b, `"`+FuncChunked+`",[`...)
 		b = appendString(b, key)
 		b = append(b, ',')
 		b = appendInt(b, int64(n))
 		b = append(b, ']')
 	}
 	if id != 0 {
-		b = append(b, ',', '-')
-		b = appendInt(b, id)
+		b = append(b, ']') // the [-id, method, params] list
 	}
 	return append(b, ']', '\n'), nil
+}
+
+// appendCallHead opens a call: `[0,[-id,` or, without id, `["call",`.
+func appendCallHead(b []byte, id int64) []byte {
+	if id == 0 {
+		return append(b, `["call",`...)
+	}
+	b = append(b, `[0,[-`...)
+	b = appendInt(b, id)
+	return append(b, ',')
 }
 
 // AppendResponse implements wire.Codec.
@@ -366,4 +398,10 @@ func skipValue(r []byte, i int) (int, error) {
 		return 0, fmt.Errorf("%w: unterminated List or Dict", wire.ErrMalformed)
 	}
 	return i, nil
+}
+
+// isNull reports whether r is the JSON null (Vim's v:null or v:none).
+func isNull(r wire.Raw) bool {
+	r = bytes.TrimSpace(r)
+	return string(r) == "null"
 }

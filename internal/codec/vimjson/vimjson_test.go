@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -39,17 +41,20 @@ func TestAppendRequestGolden(t *testing.T) {
 		params []any
 		want   string
 	}{
-		{"one string", 5, "Discard", []any{"x"}, `["call","Discard",["x"],-5]` + "\n"},
-		{"nil params", 1, "F", nil, `["call","F",[],-1]` + "\n"},
-		{"empty params", 2, "F", []any{}, `["call","F",[],-2]` + "\n"},
+		// [0, [-id, func, args]]: a message for the runtime's channel
+		// callback, which answers [-id, [result, error]].
+		{"one string", 5, "Discard", []any{"x"}, `[0,[-5,"Discard",["x"]]]` + "\n"},
+		{"nil params", 1, "F", nil, `[0,[-1,"F",[]]]` + "\n"},
+		{"empty params", 2, "F", []any{}, `[0,[-2,"F",[]]]` + "\n"},
 		{"scalars", 123, "vigor#x", []any{1, 2.0, true, false, nil, `a"b`},
-			`["call","vigor#x",[1,2.0,true,false,null,"a\"b"],-123]` + "\n"},
+			`[0,[-123,"vigor#x",[1,2.0,true,false,null,"a\"b"]]]` + "\n"},
 		{"blob and raw", 9, "F", []any{[]byte{0, 7, 255}, wire.Raw(`{"k":[1]}`)},
-			`["call","F",[[0,7,255],{"k":[1]}],-9]` + "\n"},
+			`[0,[-9,"F",[[0,7,255],{"k":[1]}]]]` + "\n"},
 		{"nested", 10, "F", []any{[]any{"a", []any{1}}, map[string]any{"b": 1, "a": 2}},
-			`["call","F",[["a",[1]],{"a":2,"b":1}],-10]` + "\n"},
-		{"escaped method", 11, "a\"\\b", nil, `["call","a\"\\b",[],-11]` + "\n"},
-		{"big id", math.MaxInt64, "F", nil, `["call","F",[],-9223372036854775807]` + "\n"},
+			`[0,[-10,"F",[["a",[1]],{"a":2,"b":1}]]]` + "\n"},
+		{"escaped method", 11, "a\"\\b", nil, `[0,[-11,"a\"\\b",[]]]` + "\n"},
+		{"global function", 12, "g:Foo", []any{1}, `[0,[-12,"g:Foo",[1]]]` + "\n"},
+		{"big id", math.MaxInt64, "F", nil, `[0,[-9223372036854775807,"F",[]]]` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,9 +135,144 @@ func TestAppendKeepsPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "prefix" + `["call","A",[],-1]` + "\n" + `["call","B",[1]]` + "\n" + `[2,"r"]` + "\n"
+	want := "prefix" + `[0,[-1,"A",[]]]` + "\n" + `["call","B",[1]]` + "\n" + `[2,"r"]` + "\n"
 	if string(b) != want {
 		t.Errorf("got %q, want %q", b, want)
+	}
+}
+
+// chunkFrames splits what a codec wrote into its frames (one a line: JSON
+// strings escape newlines) and checks that the first ones are FuncChunk
+// calls for key, whose pieces are at most ChunkSize bytes and whole UTF-8.
+// It returns the joined pieces and the frame after them.
+func chunkFrames(t *testing.T, out []byte, key string) (body, last string, n int) {
+	t.Helper()
+	if !bytes.HasSuffix(out, []byte("\n")) {
+		t.Fatalf("output does not end with a newline: ...%q", out[max(0, len(out)-40):])
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%d frames, want chunks and a call", len(lines))
+	}
+	var joined strings.Builder
+	for i, line := range lines[:len(lines)-1] {
+		var chunk struct {
+			cmd, fn, key, text string
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal([]byte(line), &items); err != nil || len(items) != 3 {
+			t.Fatalf("chunk %d is not a call command: %.80q (%v)", i, line, err)
+		}
+		var args []string
+		if json.Unmarshal(items[0], &chunk.cmd) != nil || json.Unmarshal(items[1], &chunk.fn) != nil ||
+			json.Unmarshal(items[2], &args) != nil || len(args) != 2 {
+			t.Fatalf("chunk %d: %.80q", i, line)
+		}
+		chunk.key, chunk.text = args[0], args[1]
+		if chunk.cmd != "call" || chunk.fn != vimjson.FuncChunk || chunk.key != key {
+			t.Errorf("chunk %d is %q %q key %q, want \"call\" %q key %q", i, chunk.cmd, chunk.fn, chunk.key, vimjson.FuncChunk, key)
+		}
+		if len(chunk.text) == 0 || len(chunk.text) > vimjson.ChunkSize {
+			t.Errorf("chunk %d has %d bytes, want 1 to %d", i, len(chunk.text), vimjson.ChunkSize)
+		}
+		// The pieces are joined as Vim Strings: one must not end inside a
+		// UTF-8 sequence (Go's JSON reader would have made it U+FFFD).
+		if !utf8.ValidString(chunk.text) || strings.ContainsRune(chunk.text, utf8.RuneError) {
+			t.Errorf("chunk %d splits a UTF-8 sequence", i)
+		}
+		joined.WriteString(chunk.text)
+	}
+	return joined.String(), lines[len(lines)-1] + "\n", len(lines) - 1
+}
+
+// A large call goes as chunks of [method, params] followed by the same kind
+// of call of FuncChunked(key, n): [0, [-id, FuncChunked, [key, n]]] for a
+// request, ["call", FuncChunked, [key, n]] for a notification.
+func TestAppendRequestChunked(t *testing.T) {
+	// Bytes that need escapes, and characters of 2 to 4 bytes, so that
+	// pieces end in awkward places.
+	big := strings.Repeat(`ab"\é✓🎉`+"\n", vimjson.ChunkThreshold/10)
+	params := []any{big, 1, []any{"x", 2.0}}
+	want, err := vimjson.AppendValue(nil, []any{"Big", params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCodec("")
+
+	out, err := c.AppendRequest([]byte("prefix"), 7, "Big", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(out, []byte("prefix")) {
+		t.Fatalf("the prefix is gone: %.20q", out)
+	}
+	body, last, n := chunkFrames(t, out[len("prefix"):], "c1")
+	if body != string(want) {
+		t.Errorf("the chunks join to %.80q..., want %.80q...", body, want)
+	}
+	if min := len(want) / vimjson.ChunkSize; n < min || n > min+2 {
+		t.Errorf("%d chunks for %d bytes", n, len(want))
+	}
+	if wantLast := fmt.Sprintf(`[0,[-7,"%s",["c1",%d]]]`+"\n", vimjson.FuncChunked, n); last != wantLast {
+		t.Errorf("the call after the chunks is %q, want %q", last, wantLast)
+	}
+	// The runtime decodes what the chunks carry back into the call.
+	var call []any
+	if err := vimjson.Unmarshal(wire.Raw(body), &call); err != nil {
+		t.Fatal(err)
+	}
+	if wantCall := []any{"Big", []any{big, int64(1), []any{"x", 2.0}}}; !reflect.DeepEqual(call, wantCall) {
+		t.Errorf("the chunks carry %.80v", call)
+	}
+
+	// Each chunked message has a key of its own; a notification ends with
+	// a call command, which Vim does not answer.
+	out, err = c.AppendNotification(nil, "Big", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, last, n = chunkFrames(t, out, "c2")
+	if body != string(want) {
+		t.Errorf("the notification's chunks join to %.80q..., want %.80q...", body, want)
+	}
+	if wantLast := fmt.Sprintf(`["call","%s",["c2",%d]]`+"\n", vimjson.FuncChunked, n); last != wantLast {
+		t.Errorf("the call after the chunks is %q, want %q", last, wantLast)
+	}
+
+	// A small call is not chunked, and does not use up a key.
+	out, err = c.AppendRequest(nil, 8, "Small", []any{strings.Repeat("x", 1000)})
+	if err != nil || bytes.Count(out, []byte("\n")) != 1 || !bytes.HasPrefix(out, []byte(`[0,[-8,"Small",["xxx`)) {
+		t.Errorf("small call: %.40q, %v", out, err)
+	}
+	out, err = c.AppendRequest(nil, 9, "Big", params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, last, n = chunkFrames(t, out, "c3"); last != fmt.Sprintf(`[0,[-9,"%s",["c3",%d]]]`+"\n", vimjson.FuncChunked, n) {
+		t.Errorf("the third chunked call ends with %q", last)
+	}
+}
+
+// A large answer to Vim goes as chunks of the result followed by
+// [id, {ChunkedKey: key, "n": n}].
+func TestAppendResponseChunked(t *testing.T) {
+	big := strings.Repeat("0123456789é", vimjson.ChunkThreshold/8)
+	result := map[string]any{"text": big}
+	want, err := vimjson.AppendValue(nil, result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCodec("")
+	out, err := c.AppendResponse(nil, 4, result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, last, n := chunkFrames(t, out, "c1")
+	if body != string(want) {
+		t.Errorf("the chunks join to %.80q..., want %.80q...", body, want)
+	}
+	if wantLast := fmt.Sprintf(`[4,{"%s":"c1","n":%d}]`+"\n", vimjson.ChunkedKey, n); last != wantLast {
+		t.Errorf("the answer after the chunks is %q, want %q", last, wantLast)
 	}
 }
 
@@ -177,6 +317,7 @@ type wantMsg struct {
 	method string
 	params []string
 	result string
+	err    string // the error slot of an answer
 }
 
 func checkMsg(t *testing.T, m *wire.Message, w wantMsg) {
@@ -190,8 +331,13 @@ func checkMsg(t *testing.T, m *wire.Message, w wantMsg) {
 	if string(m.Result) != w.result {
 		t.Errorf("result = %q, want %q", m.Result, w.result)
 	}
-	if m.Error != nil {
-		t.Errorf("Error = %q, want nil (Vim has no error slot)", m.Error)
+	if string(m.Error) != w.err {
+		t.Errorf("Error = %q, want %q", m.Error, w.err)
+	}
+	// An answer has a result or an error, never both; other messages have
+	// neither.
+	if m.Kind == wire.Response && (m.Result == nil) == (m.Error == nil) {
+		t.Errorf("answer with result %q and error %q: want exactly one", m.Result, m.Error)
 	}
 }
 
@@ -205,9 +351,19 @@ func TestReadMessage(t *testing.T) {
 		{"request no params", `[12,["m",[]]]`, wantMsg{kind: wire.Request, id: 12, method: "m"}},
 		{"notification", `[0,["$interrupt",["user",1,[2.5,{"a":null}]]]]`,
 			wantMsg{kind: wire.Notification, method: "$interrupt", params: []string{`"user"`, `1`, `[2.5,{"a":null}]`}}},
-		{"response", `[-5,[1,null]]`, wantMsg{kind: wire.Response, id: 5, result: `[1,null]`}},
-		{"response string", `[-1,"x"]`, wantMsg{kind: wire.Response, id: 1, result: `"x"`}},
-		{"response null", `[-77,null]`, wantMsg{kind: wire.Response, id: 77, result: `null`}},
+		// Answers to our calls: [-id, [result, error]], unwrapped.
+		{"response", `[-5,[1,null]]`, wantMsg{kind: wire.Response, id: 5, result: `1`}},
+		{"response string", `[-1,["x",null]]`, wantMsg{kind: wire.Response, id: 1, result: `"x"`}},
+		{"response null", `[-77,[null,null]]`, wantMsg{kind: wire.Response, id: 77, result: `null`}},
+		{"response list", `[-6,[[1,null],null]]`, wantMsg{kind: wire.Response, id: 6, result: `[1,null]`}},
+		{"response dict", `[-8,[{"a":[null]},null]]`, wantMsg{kind: wire.Response, id: 8, result: `{"a":[null]}`}},
+		{"response spaced", "[-9, [ 1.5 ,\n null ] ]", wantMsg{kind: wire.Response, id: 9, result: `1.5`}},
+		{"error", `[-3,[null,"E117: Unknown function: g:Foo"]]`,
+			wantMsg{kind: wire.Response, id: 3, err: `"E117: Unknown function: g:Foo"`}},
+		{"error spaced", `[-3,[ null , "boom" ]]`, wantMsg{kind: wire.Response, id: 3, err: `"boom"`}},
+		{"error not a string", `[-4,[null,[0,"x"]]]`, wantMsg{kind: wire.Response, id: 4, err: `[0,"x"]`}},
+		// The error slot wins over a result.
+		{"error and result", `[-2,[1,"boom"]]`, wantMsg{kind: wire.Response, id: 2, err: `"boom"`}},
 		{"whitespace", " \t[ 2 ,\n [ \"m\" , [ 1 , {\"a\" : [ ] } ] ] ] \r\n",
 			wantMsg{kind: wire.Request, id: 2, method: "m", params: []string{`1`, `{"a" : [ ] }`}}},
 		{"escaped method", `[4,["a\"b\u00e9",[]]]`, wantMsg{kind: wire.Request, id: 4, method: "a\"bé"}},
@@ -233,8 +389,12 @@ func TestReadMessageStream(t *testing.T) {
 		{kind: wire.Notification, method: "b"},
 		{kind: wire.Response, id: 2, result: `3`},
 		{kind: wire.Response, id: 4, result: `{"k":"v"}`},
+		{kind: wire.Response, id: 5, err: `"E1: x"`},
+		{kind: wire.Response, id: 6, err: `"unexpected answer from Vim (want [result, error]): 6"`},
+		{kind: wire.Response, id: 7, result: `null`},
 	}
-	frames := []string{`[1,["a",["x"]]]`, `[0,["b",[]]]`, `[-2,3]`, `[-4,{"k":"v"}]`}
+	frames := []string{`[1,["a",["x"]]]`, `[0,["b",[]]]`, `[-2,[3,null]]`, `[-4,[{"k":"v"},null]]`,
+		`[-5,[null,"E1: x"]]`, `[-6,6]`, `[-7,[null,null]]`}
 	for _, sep := range []string{"", "\n", "\r\n", " ", "\n\n"} {
 		in := strings.Join(frames, sep) + sep
 		c := newCodec(in)
@@ -251,11 +411,13 @@ func TestReadMessageStream(t *testing.T) {
 	}
 }
 
-// A Result must not share memory with the codec's buffers: the session hands
-// it to the caller's goroutine while the reader goes on to the next message.
+// A Result (or Error) must not share memory with the codec's buffers: the
+// session hands it to the caller's goroutine while the reader goes on to the
+// next message.
 func TestReadMessageResultNotOverwritten(t *testing.T) {
-	c := newCodec(`[-1,"aaaaaaaaaaaaaaaa"][-2,"bbbb"][3,["m",["cccccccccccccccccccc"]]][-4,"dd"]`)
-	var msgs [4]wire.Message
+	c := newCodec(`[-1,["aaaaaaaaaaaaaaaa",null]][-2,[null,"bbbbbbbbbbbb"]][3,["m",["cccccccccccccccccccc"]]]` +
+		`[-4,["dd",null]][-5,[null,"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"]]`)
+	var msgs [5]wire.Message
 	for i := range msgs {
 		if err := c.ReadMessage(&msgs[i]); err != nil {
 			t.Fatal(err)
@@ -264,11 +426,77 @@ func TestReadMessageResultNotOverwritten(t *testing.T) {
 	if got := string(msgs[0].Result); got != `"aaaaaaaaaaaaaaaa"` {
 		t.Errorf("first result became %q", got)
 	}
-	if got := string(msgs[1].Result); got != `"bbbb"` {
-		t.Errorf("second result became %q", got)
+	if got := string(msgs[1].Error); got != `"bbbbbbbbbbbb"` {
+		t.Errorf("second error became %q", got)
 	}
 	if got := string(msgs[2].Params[0]); got != `"cccccccccccccccccccc"` {
 		t.Errorf("third params became %q", got)
+	}
+	if got := string(msgs[3].Result); got != `"dd"` {
+		t.Errorf("fourth result became %q", got)
+	}
+}
+
+// An answer whose body is not [result, error] must fail the call that waits
+// for it, not leave it waiting: ReadMessage returns it as an answer with an
+// error (a JSON String that quotes the body), and the stream goes on.
+func TestReadMessageUnexpectedAnswer(t *testing.T) {
+	const prefix = "unexpected answer from Vim (want [result, error]): "
+	for _, body := range []string{
+		`42`, `"x"`, `null`, `true`, `{}`, `{"a":[1,2]}`,
+		`[]`, `[1]`, `[null]`, `[1,null,3]`, `[null,"E1: x",1]`,
+		// What Vim answered under the old framing (a call with "call"
+		// that named a missing function).
+		`"ERROR"`,
+	} {
+		t.Run(body, func(t *testing.T) {
+			c := newCodec(`[-3,` + body + `]` + "\n" + `[-4,["next",null]]`)
+			var m wire.Message
+			if err := c.ReadMessage(&m); err != nil {
+				t.Fatalf("err = %v, want an answer with an error", err)
+			}
+			if m.Kind != wire.Response || m.ID != 3 || m.Result != nil {
+				t.Fatalf("got %s id %d result %q, want the answer to 3 without a result", m.Kind, m.ID, m.Result)
+			}
+			var msg string
+			if err := vimjson.Unmarshal(m.Error, &msg); err != nil {
+				t.Fatalf("Error %q is not a String: %v", m.Error, err)
+			}
+			if want := prefix + body; msg != want {
+				t.Errorf("Error = %q, want %q", msg, want)
+			}
+			if err := c.ReadMessage(&m); err != nil {
+				t.Fatal(err)
+			}
+			checkMsg(t, &m, wantMsg{kind: wire.Response, id: 4, result: `"next"`})
+		})
+	}
+	// The message quotes at most 100 characters of the body, and stays a
+	// valid JSON String whatever the body holds.
+	long := `[` + strings.Repeat(`"\"\n",`, 100) + `1]`
+	c := newCodec(`[-1,` + long + `]`)
+	var m wire.Message
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	if err := vimjson.Unmarshal(m.Error, &msg); err != nil || !json.Valid(m.Error) {
+		t.Fatalf("Error %q: %v", m.Error, err)
+	}
+	if want := prefix + long[:100]; msg != want {
+		t.Errorf("Error = %q, want %q", msg, want)
+	}
+	// A body with text that is not ASCII is cut at a character boundary.
+	long = `["` + strings.Repeat("é", 150) + `"]`
+	c = newCodec(`[-1,` + long + `]`)
+	if err := c.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	if err := vimjson.Unmarshal(m.Error, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if want := prefix + string([]rune(long)[:100]); msg != want {
+		t.Errorf("Error = %q, want %q", msg, want)
 	}
 }
 
@@ -298,10 +526,13 @@ func TestReadMessageMalformedRecovers(t *testing.T) {
 		{name: "params not a list", in: `[7,["m",{}]]`, kind: wire.Request, id: 7},
 		{name: "notification params", in: `[0,["m","x"]]`, kind: wire.Notification},
 		{name: "Vim-style call", in: `["call","F",[],-1]`},
+		// What we send Vim is not something Vim sends us: as a
+		// notification its body has three items.
+		{name: "our call", in: `[0,[-1,"F",[]]]`, kind: wire.Notification},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newCodec(tt.in + "\n" + `[-9,"next"]`)
+			c := newCodec(tt.in + "\n" + `[-9,["next",null]]`)
 			var m wire.Message
 			err := c.ReadMessage(&m)
 			if !errors.Is(err, wire.ErrMalformed) {
@@ -322,7 +553,7 @@ func TestReadMessageMalformedRecovers(t *testing.T) {
 // recoverable, or the session would loop on it forever.
 func TestReadMessageBrokenStream(t *testing.T) {
 	for _, in := range []string{"]", "[1,,2]", "{", "[1,[\"m\",[]]", "nope", "[1,\"\x00\"]"} {
-		c := newCodec(in + "\n[-1,1]")
+		c := newCodec(in + "\n[-1,[1,null]]")
 		var m wire.Message
 		err := c.ReadMessage(&m)
 		if err == nil {
@@ -348,7 +579,7 @@ func TestReadMessageBrokenStream(t *testing.T) {
 // JSON reader rejects.
 func TestReadMessageNonFiniteFloats(t *testing.T) {
 	t.Skip("known limitation: a frame from Vim that holds NaN or Infinity breaks the stream (encoding/json cannot read them)")
-	c := newCodec(`[-1,NaN][-2,[Infinity,-Infinity]]`)
+	c := newCodec(`[-1,[NaN,null]][-2,[[Infinity,-Infinity],null]]`)
 	var m wire.Message
 	if err := c.ReadMessage(&m); err != nil {
 		t.Fatal(err)

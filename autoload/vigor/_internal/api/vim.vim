@@ -1,42 +1,60 @@
-" Vim only: Neovim never sources this file. Vim's channel "call" command
-" swallows errors, so the SDK calls functions through these helpers, which
-" return the error as a value.
+" Vim only: Neovim never sources this file.
 "
-" Two Vim 9.0 facts shape them (both checked by the end-to-end tests):
-" - in a function called by a channel command, a Vim9 try/catch does not
-"   catch errors such as E117 (the call just returns 0), while a legacy
-"   one does; so the try/catch is legacy script;
-" - in a def function, call('Name') does not find the global function Name
-"   unless it is written g:Name.
-" The batch loop itself is a def function, which runs it 1.6x faster (BENCHMARKS.md) than
-" legacy script; the legacy wrapper around it catches the errors, and the
-" loop appends to a list the wrapper owns, so the results before a failure
-" survive it.
+" A plugin's calls reach Vim as channel messages [0, [-id, function, args]],
+" which Vim hands to the job's channel callback, on_call(). It answers
+" [-id, [result, v:null]] or [-id, [v:null, error]].
+"
+" Why a callback and not Vim's channel "call" command: "call" runs the
+" function with errors silenced (emsg_silent), so a failing function just
+" returns 0, and only a legacy :try (which resets emsg_silent) sees the
+" error; a legacy wrapper costs 4-5 us a call, a quarter of a round trip.
+" A channel callback runs with errors live, so the Vim9 try/catch below
+" sees them, and the whole path is compiled (BENCHMARKS.md, "Vim calls").
+" Inside :silent! (a vigor#request() under it waits for the reply while
+" the plugin calls Vim), errors stay silenced, as they are for Vim's own
+" functions there.
+"
+" In a def function, call('Name') finds a global function only as 'g:Name';
+" the SDK adds the prefix (internal/host).
 
-" Returns [result, v:null] or [v:null, error].
-function! vigor#_internal#api#vim#call(fn, args) abort
+" Runs the call in msg, [-id, function, args], and answers on ch.
+def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
+  if type(msg) != v:t_list || len(msg) != 3
+    return
+  endif
+  var text: string
+  var result: any
   try
-    return [call(a:fn, a:args), v:null]
+    result = call(msg[1], msg[2])
   catch
-    return [v:null, v:exception]
+    text = json_encode([msg[0], [null, v:exception]])
   endtry
-endfunction
-
-" Returns [results, v:null] or [results so far, [index, error]].
-function! vigor#_internal#api#vim#batch(calls) abort
-  let l:results = []
+  if text == ''
+    try
+      text = json_encode([msg[0], [result, null]])
+    catch
+      text = json_encode([msg[0], [null, printf('its result (%s) cannot be sent to the plugin: %s', typename(result), v:exception)]])
+    endtry
+  endif
   try
-    call s:batch(a:calls, l:results)
+    ch_sendraw(ch, text .. "\n")
   catch
-    return [l:results, [len(l:results), substitute(v:exception, '\<g:\ze\u', '', 'g')]]
+    # The plugin is gone; the job's exit callback reports that.
   endtry
-  return [l:results, v:null]
-endfunction
+enddef
 
-def s:batch(calls: list<any>, results: list<any>)
-  for c in calls
-    results->add(call(c[0] =~ '^\u' ? 'g:' .. c[0] : c[0], c[1]))
-  endfor
+" Returns [results, v:null] or [results so far, [index, error]]. It runs
+" inside on_call(), so its try/catch sees the errors.
+def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
+  var results = []
+  try
+    for c in calls
+      results->add(call(c[0], c[1]))
+    endfor
+  catch
+    return [results, [len(results), v:exception]]
+  endtry
+  return [results, null]
 enddef
 
 " Large messages arrive in chunks (internal/codec/vimjson): Vim parses one
