@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
@@ -90,6 +91,7 @@ type Vim struct {
 	// protocol.FuncVimBatch. (Benchmarks compare it with the legacy
 	// protocol.FuncBatch.)
 	BatchFunc string
+	bufs      bufPool
 }
 
 // Call implements Adapter.
@@ -137,7 +139,9 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	// Encoded here, in one buffer: boxing 1000 small lists costs more
 	// than the encoding.
-	list := []byte{'['}
+	buf := v.bufs.get()
+	defer func() { v.bufs.put(buf) }()
+	list := append(buf[:0], '[')
 	for i, c := range calls {
 		if i > 0 {
 			list = append(list, ',')
@@ -160,6 +164,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	if fn == "" {
 		fn = protocol.FuncVimBatch
 	}
+	buf = list
 	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{wire.Raw(list)})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
@@ -223,6 +228,7 @@ type Nvim struct {
 	// Neovim drops it, the batch falls back to Lua.
 	BatchMode string
 	noAtomic  atomic.Bool
+	bufs      bufPool
 }
 
 // Call implements Adapter.
@@ -293,7 +299,10 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	if n.noAtomic.Load() {
 		return (&Nvim{c: n.c, codec: n.codec, BatchMode: "lua"}).Batch(ctx, calls)
 	}
-	atomic, err := msgpackrpc.AppendAtomicCalls(nil, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
+	buf := n.bufs.get()
+	defer func() { n.bufs.put(buf) }()
+	atomic, err := msgpackrpc.AppendAtomicCalls(buf[:0], calls, func(c Call) (string, []any) { return c.Fn, c.Args })
+	buf = atomic
 	if err != nil {
 		return nil, err
 	}
@@ -307,4 +316,23 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		return nil, err
 	}
 	return decodeBatch(n.codec, calls, raw)
+}
+
+// bufPool keeps batch buffers between batches: growing a new one for each
+// batch of 1000 calls (80 KB) cost more than encoding it.
+type bufPool struct{ p sync.Pool }
+
+func (b *bufPool) get() []byte {
+	if x, ok := b.p.Get().(*[]byte); ok {
+		return *x
+	}
+	return nil
+}
+
+// put keeps buf unless it is large, so that an idle plugin stays small.
+func (b *bufPool) put(buf []byte) {
+	if cap(buf) == 0 || cap(buf) > 1<<20 {
+		return
+	}
+	b.p.Put(&buf)
 }

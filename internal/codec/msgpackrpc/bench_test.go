@@ -113,3 +113,21 @@ func BenchmarkAppendBatch1000(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 }
+
+// The nvim_call_atomic body of a 1000-call batch (what Batch sends).
+func BenchmarkAppendAtomicCalls1000(b *testing.B) {
+	calls := make([][]any, 1000)
+	for i := range calls {
+		calls[i] = []any{arg64}
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var err error
+		buf, err = msgpackrpc.AppendAtomicCalls(buf[:0], calls, func(args []any) (string, []any) { return "Discard", args })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}

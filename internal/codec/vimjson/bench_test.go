@@ -42,7 +42,7 @@ func BenchmarkAppendRequest(b *testing.B) {
 }
 
 func BenchmarkReadReply(b *testing.B) {
-	frame := []byte(`[-42,"` + arg64 + `"]` + "\n")
+	frame := []byte(`[-42,["` + arg64 + `",null]]` + "\n")
 	c := vimjson.New(&repeatReader{frame: frame})
 	var m wire.Message
 	b.ReportAllocs()
@@ -55,7 +55,7 @@ func BenchmarkReadReply(b *testing.B) {
 }
 
 func BenchmarkReadReplyAndUnmarshal(b *testing.B) {
-	frame := []byte(`[-42,"` + arg64 + `"]` + "\n")
+	frame := []byte(`[-42,["` + arg64 + `",null]]` + "\n")
 	c := vimjson.New(&repeatReader{frame: frame})
 	var m wire.Message
 	var s string

@@ -1,0 +1,142 @@
+package msgpackrpc
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// slowAny decodes r into an empty any the way Unmarshal does without its
+// fast path.
+func slowAny(r []byte) (any, error) {
+	var x any
+	err := decode(newValueDecoder(bytes.NewReader(r)), &x)
+	return x, err
+}
+
+// checkFast fails if fastScalar decodes r and the decoder disagrees.
+func checkFast(t *testing.T, r []byte) {
+	t.Helper()
+	fast, ok := fastScalar(wire.Raw(r))
+	if !ok {
+		return
+	}
+	slow, err := slowAny(r)
+	if err != nil {
+		t.Fatalf("% x: fast path gives %#v, the decoder fails: %v", r, fast, err)
+	}
+	if f, ok := fast.(float64); ok && math.IsNaN(f) {
+		if g, ok := slow.(float64); ok && math.Float64bits(f) == math.Float64bits(g) {
+			return
+		}
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("% x: fast path gives %#v, the decoder %#v", r, fast, slow)
+	}
+}
+
+// The fast path of Unmarshal into an empty *any gives what the decoder
+// gives, for every scalar encoding, and leaves the rest to the decoder.
+func TestFastScalarMatchesDecoder(t *testing.T) {
+	values := []any{nil, true, false, "", "a", string(make([]byte, 31)), string(make([]byte, 32)),
+		string(make([]byte, 300)), string(make([]byte, 70000)), 1.5, math.Inf(-1), float32(2.5)}
+	for _, n := range []int64{0, 1, 127, 128, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64,
+		-1, -32, -33, -128, -129, -32768, -32769, math.MinInt32, math.MinInt32 - 1, math.MinInt64} {
+		values = append(values, n, uint64(n))
+	}
+	decoded := 0
+	for _, v := range values {
+		b, err := msgpack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFast(t, b)
+		if _, ok := fastScalar(b); ok {
+			decoded++
+		}
+		// Truncated or padded encodings are never taken by the fast path.
+		for _, bad := range [][]byte{b[:len(b)-1], append(append([]byte(nil), b...), 0)} {
+			if x, ok := fastScalar(bad); ok {
+				t.Fatalf("% x: the fast path took a malformed value: %#v", bad, x)
+			}
+		}
+	}
+	if decoded < len(values)*3/4 {
+		t.Fatalf("the fast path decoded only %d of %d scalars", decoded, len(values))
+	}
+	// Every one-byte code, and each code with 8 bytes after it.
+	for c := 0; c < 256; c++ {
+		checkFast(t, []byte{byte(c)})
+		checkFast(t, []byte{byte(c), 0xff, 1, 2, 3, 4, 5, 6, 7})
+	}
+}
+
+func FuzzFastScalar(f *testing.F) {
+	for _, s := range []string{"\xc0", "\x7f", "\xe0", "\xcc\x80", "\xcf\xff\xff\xff\xff\xff\xff\xff\xff", "\xa1a", "\xd9\x01a", "\xcb\x3f\xf8\x00\x00\x00\x00\x00\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkFast(t, b) })
+}
+
+// AppendAtomicCalls writes what the msgpack encoder writes for the same
+// calls (headers and strings are appended by hand).
+func TestAppendAtomicCallsMatchesEncoder(t *testing.T) {
+	type call struct {
+		fn   string
+		args []any
+	}
+	long := func(n int) string { return string(bytes.Repeat([]byte{'x'}, n)) }
+	many := make([]any, 20)
+	for i := range many {
+		many[i] = i
+	}
+	for _, n := range []int{0, 1, 15, 16, 70000} {
+		calls := make([]call, n)
+		for i := range calls {
+			if n > 1000 { // an array32 header; small calls
+				calls[i] = call{"g", nil}
+				continue
+			}
+			switch i % 6 {
+			case 0:
+				calls[i] = call{"Discard", []any{"x"}}
+			case 1:
+				calls[i] = call{long(40), []any{long(31), long(32), long(255), long(256)}}
+			case 2:
+				calls[i] = call{"f", []any{long(65536), 1, -3, 2.5, nil, true, []any{"a", 1}, map[string]any{"k": "v"}}}
+			case 3:
+				calls[i] = call{"g", nil}
+			case 4:
+				calls[i] = call{"h", many}
+			case 5:
+				calls[i] = call{long(300), []any{[]byte{0, 1}}}
+			}
+		}
+		got, err := AppendAtomicCalls([]byte("prefix"), calls, func(c call) (string, []any) { return c.fn, c.args })
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := make([]any, n)
+		for i, c := range calls {
+			args := c.args
+			if args == nil {
+				args = []any{}
+			}
+			list[i] = []any{"nvim_call_function", []any{c.fn, args}}
+		}
+		var want bytes.Buffer
+		e := msgpack.NewEncoder(&want)
+		e.UseCompactInts(true)
+		if err := e.Encode(list); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want.Bytes()...)) {
+			t.Fatalf("%d calls: AppendAtomicCalls and the encoder differ (%d and %d bytes)", n, len(got)-6, want.Len())
+		}
+	}
+}
