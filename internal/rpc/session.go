@@ -20,6 +20,8 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -116,14 +118,26 @@ type Session struct {
 	wg     sync.WaitGroup
 
 	// Direct reads (dir is nil when they are off). baton is held by
-	// whoever reads the codec; dmu guards bgWaiting and kicked.
-	dir       *direct
-	baton     sync.Mutex
-	dmu       sync.Mutex
-	bgWaiting bool
-	kicked    bool
-	ack       chan struct{}
+	// whoever reads the codec (always taken with TryLock, so that no one
+	// queues on it); dmu guards bgWaiting and kicked. directReads counts
+	// the callers' direct reads: Run takes the input back only when it
+	// has not changed for idleDelay (waitPause).
+	dir         *direct
+	baton       sync.Mutex
+	dmu         sync.Mutex
+	bgWaiting   bool
+	kicked      bool
+	ack         chan struct{}
+	directReads atomic.Uint64
 }
+
+// idleDelay is how long callers must make no direct read before Run takes
+// the input back. Through a run of calls, Run stays asleep: waking it for
+// each call costs more than the call (a goroutine that is runnable while
+// the caller blocks in read() makes the runtime hand its processor to
+// another thread). A request from the editor that comes after a run of
+// calls waits up to this long.
+const idleDelay = 500 * time.Microsecond
 
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
@@ -171,7 +185,10 @@ func (s *Session) Run(ctx context.Context) error {
 	var err error
 	for {
 		if s.dir != nil {
-			s.baton.Lock()
+			if !s.baton.TryLock() {
+				s.waitPause() // a caller reads
+				continue
+			}
 			if s.codec.(buffered).Buffered() == 0 && !s.dir.readable() {
 				s.baton.Unlock()
 				s.waitInput()
@@ -212,7 +229,7 @@ type buffered interface{ Buffered() int }
 
 // waitInput waits until the input is readable, without reading it and
 // without holding the baton, or until a caller has taken the input over
-// and finished with it.
+// and its calls have paused.
 func (s *Session) waitInput() {
 	s.dmu.Lock()
 	s.bgWaiting = true
@@ -228,8 +245,18 @@ func (s *Session) waitInput() {
 	s.dmu.Unlock()
 	if kicked {
 		s.ack <- struct{}{}
-		s.baton.Lock() // until the caller is done reading
-		s.baton.Unlock()
+		s.waitPause()
+	}
+}
+
+// waitPause returns once callers have made no direct read for idleDelay.
+func (s *Session) waitPause() {
+	for {
+		n := s.directReads.Load()
+		time.Sleep(idleDelay)
+		if s.directReads.Load() == n {
+			return
+		}
 	}
 }
 
@@ -462,7 +489,9 @@ func WithoutDirectRead(ctx context.Context) context.Context {
 // whatever else comes first as Run would. The caller holds the baton;
 // readOwn releases it.
 func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
-	if res, ok, err := s.readOwnLocked(id, ch); ok {
+	res, ok, err := s.readOwnLocked(id, ch)
+	s.directReads.Add(1)
+	if ok {
 		return res, err
 	}
 	// Run read the reply before this caller had the baton; it is on its
