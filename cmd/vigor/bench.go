@@ -22,6 +22,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	count := fs.Int("count", 1000, "calls per iteration (and per batch)")
 	n := fs.Int("n", 100, "iterations")
 	baseline := fs.Bool("baseline", false, "also run a minimal client with no framework, and print Vigor/baseline")
+	rounds := fs.Int("rounds", 0, "with -baseline, split the n iterations into this many rounds that alternate\nVigor and the baseline, each in fresh editors (default: 5, or fewer when n is small)")
 	jsonOut := fs.Bool("json", false, "print one JSON object")
 	vimBin := fs.String("vim", envOr("VIGOR_TEST_VIM", "vim"), "the vim binary")
 	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")
@@ -44,8 +45,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vigor bench: -editor is vim, nvim or all, not %q\n", *editor)
 		return 2
 	}
-	if *size < 0 || *count <= 0 || *n <= 0 {
-		fmt.Fprintln(stderr, "vigor bench: -count and -n must be positive and -size not negative")
+	if *size < 0 || *count <= 0 || *n <= 0 || *rounds < 0 || *rounds > *n {
+		fmt.Fprintln(stderr, "vigor bench: -count and -n must be positive, -size not negative, and -rounds at most -n")
 		return 2
 	}
 	bins := map[string]*string{"vim": vimBin, "nvim": nvimBin}
@@ -71,7 +72,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	opts := bench.Options{
 		Editors: editors, Vim: *vimBin, Nvim: *nvimBin, Root: *root, Cache: *cache,
-		Size: *size, Count: *count, N: *n, Baseline: *baseline, Self: self,
+		Size: *size, Count: *count, N: *n, Baseline: *baseline, Rounds: *rounds, Self: self,
 		Progress: func(s string) { fmt.Fprintln(stderr, "vigor bench: "+s) },
 	}
 	reps, err := bench.Run(ctx, opts)

@@ -10,6 +10,15 @@
 //
 // The baseline is the physical limit line: Vigor/baseline is the figure to
 // watch. Keep the baseline honest and simple.
+//
+// With a baseline, the n iterations are split into rounds that alternate
+// Vigor and the baseline (Vigor first in odd rounds, the baseline first in
+// even ones), each round in fresh editors, and the samples of all rounds
+// are pooled. On a shared VM the speed of a run depends on where the
+// scheduler happens to place the editor and the client (the same or
+// another CPU), and that placement tends to last for a whole process; one
+// run of each side would compare two draws of it. Rounds give both sides
+// the same mix of draws and the same drift over time.
 package bench
 
 import (
@@ -37,8 +46,11 @@ type Options struct {
 	Count    int
 	N        int
 	Baseline bool
-	Self     string        // this program, for the Vim baseline job
-	Timeout  time.Duration // per editor run
+	// Rounds splits N into this many alternating rounds (with Baseline);
+	// 0 means DefaultRounds, or fewer when N is small.
+	Rounds  int
+	Self    string        // this program, for the Vim baseline job
+	Timeout time.Duration // per editor run
 	// Progress, if set, gets a line of progress now and then.
 	Progress func(string)
 }
@@ -57,10 +69,21 @@ type EditorReport struct {
 	Baseline *Pair  `json:"baseline,omitempty"`
 }
 
+// DefaultRounds is how many alternating rounds a run with a baseline has.
+const DefaultRounds = 5
+
 // Run runs the benchmark for each editor in opts.
 func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = 30 * time.Minute
+	}
+	rounds := 1
+	if opts.Baseline {
+		rounds = opts.Rounds
+		if rounds == 0 {
+			rounds = min(DefaultRounds, max(1, opts.N/10))
+		}
+		rounds = min(rounds, opts.N)
 	}
 	var out []EditorReport
 	for _, ed := range opts.Editors {
@@ -69,28 +92,80 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 			bin = opts.Nvim
 		}
 		rep := EditorReport{Editor: ed, Version: version(ed, bin)}
-		opts.progress("%s: vigor-benchmark through the Vigor runtime (size %d, count %d, n %d)", ed, opts.Size, opts.Count, opts.N)
-		v, err := runVigor(ctx, ed, bin, opts)
-		if err != nil {
-			return out, fmt.Errorf("%s: %w", ed, err)
+		var vigor, base []Pair
+		for r := 0; r < rounds; r++ {
+			o := opts
+			o.N = opts.N/rounds + btoi(r < opts.N%rounds)
+			runV := func() error {
+				opts.progress("%s: vigor-benchmark through the Vigor runtime (size %d, count %d, n %d%s)",
+					ed, o.Size, o.Count, o.N, roundNote(r, rounds))
+				v, err := runVigor(ctx, ed, bin, o)
+				if err != nil {
+					return fmt.Errorf("%s: %w", ed, err)
+				}
+				vigor = append(vigor, v)
+				return nil
+			}
+			runB := func() error {
+				opts.progress("%s: baseline client (n %d%s)", ed, o.N, roundNote(r, rounds))
+				var b Pair
+				var err error
+				if ed == "vim" {
+					b, err = runVimBaseline(ctx, bin, o)
+				} else {
+					b, err = runNvimBaseline(ctx, bin, o)
+				}
+				if err != nil {
+					return fmt.Errorf("%s baseline: %w", ed, err)
+				}
+				base = append(base, b)
+				return nil
+			}
+			steps := []func() error{runV}
+			if opts.Baseline {
+				steps = append(steps, runB)
+				if r%2 == 1 {
+					steps[0], steps[1] = steps[1], steps[0]
+				}
+			}
+			for _, step := range steps {
+				if err := step(); err != nil {
+					return out, err
+				}
+			}
 		}
-		rep.Vigor = v
+		rep.Vigor = pool(vigor, opts)
 		if opts.Baseline {
-			opts.progress("%s: baseline client", ed)
-			var b Pair
-			if ed == "vim" {
-				b, err = runVimBaseline(ctx, bin, opts)
-			} else {
-				b, err = runNvimBaseline(ctx, bin, opts)
-			}
-			if err != nil {
-				return out, fmt.Errorf("%s baseline: %w", ed, err)
-			}
+			b := pool(base, opts)
 			rep.Baseline = &b
 		}
 		out = append(out, rep)
 	}
 	return out, nil
+}
+
+// pool joins the samples of rounds into one Pair.
+func pool(rounds []Pair, o Options) Pair {
+	var call, batch []float64
+	for _, p := range rounds {
+		call = append(call, p.Call.Samples...)
+		batch = append(batch, p.Batch.Samples...)
+	}
+	return Pair{Call: benchstat.NewResult(o.Size, o.Count, call), Batch: benchstat.NewResult(o.Size, o.Count, batch)}
+}
+
+func roundNote(r, rounds int) string {
+	if rounds == 1 {
+		return ""
+	}
+	return fmt.Sprintf(", round %d of %d", r+1, rounds)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (o Options) progress(format string, args ...any) {
