@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
@@ -91,7 +90,6 @@ type Vim struct {
 	// protocol.FuncVimBatch. (Benchmarks compare it with the legacy
 	// protocol.FuncBatch.)
 	BatchFunc string
-	bufs      bufPool
 }
 
 // Call implements Adapter.
@@ -137,35 +135,34 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 
 // Batch implements Adapter.
 func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
-	// Encoded here, in one buffer: boxing 1000 small lists costs more
-	// than the encoding.
-	buf := v.bufs.get()
-	defer func() { v.bufs.put(buf) }()
-	list := append(buf[:0], '[')
-	for i, c := range calls {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = append(list, '[')
-		var err error
-		if list, err = vimjson.AppendValue(list, vimFunc(c.Fn)); err != nil {
-			return nil, err
-		}
-		list = append(list, ',')
-		if c.Args == nil {
-			list = append(list, '[', ']')
-		} else if list, err = vimjson.AppendValue(list, c.Args); err != nil {
-			return nil, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
-		}
-		list = append(list, ']')
-	}
-	list = append(list, ']')
 	fn := v.BatchFunc
 	if fn == "" {
 		fn = protocol.FuncVimBatch
 	}
-	buf = list
-	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{wire.Raw(list)})
+	// Encoded in place in the message: boxing 1000 small lists costs more
+	// than the encoding.
+	list := wire.Appender(func(b []byte) ([]byte, error) {
+		b = append(b, '[')
+		for i, c := range calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			var err error
+			if b, err = vimjson.AppendValue(b, vimFunc(c.Fn)); err != nil {
+				return b, err
+			}
+			b = append(b, ',')
+			if c.Args == nil {
+				b = append(b, '[', ']')
+			} else if b, err = vimjson.AppendValue(b, c.Args); err != nil {
+				return b, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
+			}
+			b = append(b, ']')
+		}
+		return append(b, ']'), nil
+	})
+	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{list})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
 			return nil, fmt.Errorf("the batch helper failed in Vim: %s", re.Error())
@@ -228,7 +225,6 @@ type Nvim struct {
 	// Neovim drops it, the batch falls back to Lua.
 	BatchMode string
 	noAtomic  atomic.Bool
-	bufs      bufPool
 }
 
 // Call implements Adapter.
@@ -299,14 +295,10 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	if n.noAtomic.Load() {
 		return (&Nvim{c: n.c, codec: n.codec, BatchMode: "lua"}).Batch(ctx, calls)
 	}
-	buf := n.bufs.get()
-	defer func() { n.bufs.put(buf) }()
-	atomic, err := msgpackrpc.AppendAtomicCalls(buf[:0], calls, func(c Call) (string, []any) { return c.Fn, c.Args })
-	buf = atomic
-	if err != nil {
-		return nil, err
-	}
-	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{wire.Raw(atomic)})
+	atomic := wire.Appender(func(b []byte) ([]byte, error) {
+		return msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
+	})
+	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(re.Error(), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)
@@ -316,23 +308,4 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		return nil, err
 	}
 	return decodeBatch(n.codec, calls, raw)
-}
-
-// bufPool keeps batch buffers between batches: growing a new one for each
-// batch of 1000 calls (80 KB) cost more than encoding it.
-type bufPool struct{ p sync.Pool }
-
-func (b *bufPool) get() []byte {
-	if x, ok := b.p.Get().(*[]byte); ok {
-		return *x
-	}
-	return nil
-}
-
-// put keeps buf unless it is large, so that an idle plugin stays small.
-func (b *bufPool) put(buf []byte) {
-	if cap(buf) == 0 || cap(buf) > 1<<20 {
-		return
-	}
-	b.p.Put(&buf)
 }

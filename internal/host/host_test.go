@@ -40,8 +40,29 @@ type sent struct {
 func (f *fakeCaller) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	params, err := encodeAppenders(params)
+	if err != nil {
+		return nil, err // as the session would: the message is not sent
+	}
 	f.sent = append(f.sent, sent{false, method, params})
 	return f.reply, f.err
+}
+
+// encodeAppenders turns each wire.Appender in params into the wire.Raw it
+// appends, as a codec would write it.
+func encodeAppenders(params []any) ([]any, error) {
+	out := make([]any, len(params))
+	for i, p := range params {
+		if a, ok := p.(wire.Appender); ok {
+			b, err := a(nil)
+			if err != nil {
+				return nil, err
+			}
+			p = wire.Raw(b)
+		}
+		out[i] = p
+	}
+	return out, nil
 }
 
 func (f *fakeCaller) Notify(ctx context.Context, method string, params []any) error {

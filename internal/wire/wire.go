@@ -34,6 +34,12 @@ func (k Kind) String() string {
 // object).
 type Raw []byte
 
+// Appender is a value, as a parameter of a message, that appends its own
+// encoding (in the codec's format) to b. A large value (a batch) is so
+// encoded in place in the message, instead of in a buffer of its own that
+// is then copied.
+type Appender func(b []byte) ([]byte, error)
+
 // Message is one decoded frame.
 type Message struct {
 	Kind   Kind

@@ -2,6 +2,7 @@ package msgpackrpc
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -138,5 +139,24 @@ func TestAppendAtomicCallsMatchesEncoder(t *testing.T) {
 		if !bytes.Equal(got, append([]byte("prefix"), want.Bytes()...)) {
 			t.Fatalf("%d calls: AppendAtomicCalls and the encoder differ (%d and %d bytes)", n, len(got)-6, want.Len())
 		}
+	}
+}
+
+// A wire.Appender parameter is encoded in place, as the wire.Raw it
+// appends would be, and its error fails the message.
+func TestAppenderParam(t *testing.T) {
+	c := New(bytes.NewReader(nil))
+	raw := wire.Raw{0x92, 0x01, 0xa1, 'x'}
+	want, err := c.AppendRequest(nil, 3, "m", []any{"a", raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.AppendRequest(nil, 3, "m", []any{"a", wire.Appender(func(b []byte) ([]byte, error) { return append(b, raw...), nil })})
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("got % x (%v), want % x", got, err, want)
+	}
+	boom := errors.New("boom")
+	if _, err := c.AppendRequest(nil, 4, "m", []any{wire.Appender(func(b []byte) ([]byte, error) { return b, boom })}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
 	}
 }

@@ -227,6 +227,10 @@ func (c *Codec) encodeValue(v any) error {
 	case wire.Raw:
 		_, err := c.out.Write(x)
 		return err
+	case wire.Appender:
+		var err error
+		c.out.b, err = x(c.out.b)
+		return err
 	case []any:
 		if x == nil {
 			return c.enc.EncodeNil() // as for any nil slice

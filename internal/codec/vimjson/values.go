@@ -109,6 +109,8 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 		return append(b, '}'), nil
 	case wire.Raw:
 		return append(b, x...), nil
+	case wire.Appender:
+		return x(b)
 	case json.RawMessage:
 		return append(b, x...), nil
 	}

@@ -1064,3 +1064,22 @@ func TestNestedNumbers(t *testing.T) {
 		t.Errorf("into a struct: %+v (next %+v)", s, s.Next)
 	}
 }
+
+// A wire.Appender parameter is encoded in place, as the wire.Raw it
+// appends would be, and its error fails the message.
+func TestAppenderParam(t *testing.T) {
+	c := vimjson.New(strings.NewReader(""))
+	raw := wire.Raw(`[1,"x"]`)
+	want, err := c.AppendRequest(nil, 3, "m", []any{"a", raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.AppendRequest(nil, 3, "m", []any{"a", wire.Appender(func(b []byte) ([]byte, error) { return append(b, raw...), nil })})
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("got %s (%v), want %s", got, err, want)
+	}
+	boom := errors.New("boom")
+	if _, err := c.AppendRequest(nil, 4, "m", []any{wire.Appender(func(b []byte) ([]byte, error) { return b, boom })}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+}
