@@ -70,7 +70,7 @@ type EditorReport struct {
 }
 
 // DefaultRounds is how many alternating rounds a run with a baseline has.
-const DefaultRounds = 5
+const DefaultRounds = 10
 
 // Run runs the benchmark for each editor in opts.
 func Run(ctx context.Context, opts Options) ([]EditorReport, error) {

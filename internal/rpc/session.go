@@ -129,6 +129,9 @@ type Session struct {
 	kicked      bool
 	ack         chan struct{}
 	directReads atomic.Uint64
+	runWaits    atomic.Bool   // Run waits on readDone for a read to end
+	readDone    chan struct{} // capacity 1
+	idleDelay   time.Duration
 }
 
 // idleDelay is how long callers must make no direct read before Run takes
@@ -137,19 +140,21 @@ type Session struct {
 // the caller blocks in read() makes the runtime hand its processor to
 // another thread). A request from the editor that comes after a run of
 // calls waits up to this long.
-const idleDelay = 500 * time.Microsecond
+const idleDelay = 100 * time.Microsecond
 
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
 func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 	s := &Session{
-		codec:   codec,
-		w:       w,
-		opts:    opts,
-		pending: make(map[int64]chan response),
-		nwake:   make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		ack:     make(chan struct{}, 1),
+		codec:     codec,
+		w:         w,
+		opts:      opts,
+		pending:   make(map[int64]chan response),
+		nwake:     make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		ack:       make(chan struct{}, 1),
+		readDone:  make(chan struct{}, 1),
+		idleDelay: idleDelay,
 	}
 	// Set here, not in Run: a caller that reads its own reply may start a
 	// handler before Run has begun.
@@ -250,12 +255,26 @@ func (s *Session) waitInput() {
 }
 
 // waitPause returns once callers have made no direct read for idleDelay.
+// While a caller's read lasts longer (a slow editor function), Run waits
+// for its end instead of waking every idleDelay.
 func (s *Session) waitPause() {
 	for {
 		n := s.directReads.Load()
-		time.Sleep(idleDelay)
-		if s.directReads.Load() == n {
+		time.Sleep(s.idleDelay)
+		if s.directReads.Load() != n {
+			continue // a run of calls goes on
+		}
+		if s.baton.TryLock() {
+			s.baton.Unlock()
 			return
+		}
+		// A read is under way: have the reader say when it ends. Look
+		// again after raising the flag, in case it ended just before.
+		s.runWaits.Store(true)
+		if s.directReads.Load() == n {
+			<-s.readDone
+		} else if !s.runWaits.CompareAndSwap(true, false) {
+			<-s.readDone // the reader took the flag and signals
 		}
 	}
 }
@@ -491,6 +510,9 @@ func WithoutDirectRead(ctx context.Context) context.Context {
 func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
 	res, ok, err := s.readOwnLocked(id, ch)
 	s.directReads.Add(1)
+	if s.runWaits.CompareAndSwap(true, false) {
+		s.readDone <- struct{}{}
+	}
 	if ok {
 		return res, err
 	}
