@@ -403,28 +403,131 @@ func TypeName(r wire.Raw) string {
 
 // SplitList implements wire.Codec. The items are slices of r.
 func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
-	var br bytes.Reader
-	br.Reset(r)
-	d := msgpack.NewDecoder(&br)
-	n, err := d.DecodeArrayLen()
-	if err != nil {
+	n, i, err := arrayHeader(r)
+	if err != nil || n < 0 {
 		return nil, err
 	}
-	if n < 0 {
-		return nil, nil
-	}
-	if n > len(r) {
+	if n > len(r)-i {
 		return nil, fmt.Errorf("%w: a List of %d items in %d bytes", wire.ErrMalformed, n, len(r))
 	}
 	out := make([]wire.Raw, n)
-	for i := range out {
-		start := len(r) - br.Len()
-		if err := d.Skip(); err != nil {
+	for k := range out {
+		end, err := skip(r, i, 0)
+		if err != nil {
 			return nil, err
 		}
-		out[i] = r[start : len(r)-br.Len()]
+		out[k] = r[i:end:end]
+		i = end
 	}
 	return out, nil
+}
+
+// arrayHeader reads the header of the array at the start of r: its
+// length (-1 for nil) and where its items start.
+func arrayHeader(r []byte) (n, i int, err error) {
+	if len(r) == 0 {
+		return 0, 0, fmt.Errorf("%w: an empty value is not a List", wire.ErrMalformed)
+	}
+	switch c := r[0]; {
+	case c >= 0x90 && c <= 0x9f:
+		return int(c & 0x0f), 1, nil
+	case c == 0xc0:
+		return -1, 1, nil
+	case c == 0xdc && len(r) >= 3:
+		return int(binary.BigEndian.Uint16(r[1:])), 3, nil
+	case c == 0xdd && len(r) >= 5:
+		return int(binary.BigEndian.Uint32(r[1:])), 5, nil
+	}
+	return 0, 0, fmt.Errorf("%w: a %s is not a List", wire.ErrMalformed, TypeName(r))
+}
+
+// maxDepth bounds the nesting that skip follows, as the decoder does.
+const maxDepth = 10000
+
+// skip returns where the msgpack object that starts at r[i] ends.
+func skip(r []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return 0, fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
+	}
+	if i >= len(r) {
+		return 0, fmt.Errorf("%w: a value is cut short", wire.ErrMalformed)
+	}
+	c := r[i]
+	var size, items int // bytes of payload; objects that follow
+	i++
+	switch {
+	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
+	case c >= 0xa0 && c <= 0xbf:
+		size = int(c & 0x1f)
+	case c >= 0x90 && c <= 0x9f:
+		items = int(c & 0x0f)
+	case c >= 0x80 && c <= 0x8f:
+		items = 2 * int(c&0x0f)
+	default:
+		var n uint64
+		var lenBytes int
+		switch c {
+		case 0xcc, 0xd0:
+			size = 1
+		case 0xcd, 0xd1:
+			size = 2
+		case 0xca, 0xce, 0xd2:
+			size = 4
+		case 0xcb, 0xcf, 0xd3:
+			size = 8
+		case 0xd4:
+			size = 2 // fixext 1: type and data
+		case 0xd5:
+			size = 3
+		case 0xd6:
+			size = 5
+		case 0xd7:
+			size = 9
+		case 0xd8:
+			size = 17
+		case 0xc4, 0xd9, 0xc7:
+			lenBytes = 1
+		case 0xc5, 0xda, 0xc8, 0xdc, 0xde:
+			lenBytes = 2
+		case 0xc6, 0xdb, 0xc9, 0xdd, 0xdf:
+			lenBytes = 4
+		default:
+			return 0, fmt.Errorf("%w: unknown msgpack code 0x%02x", wire.ErrMalformed, c)
+		}
+		if lenBytes > 0 {
+			if len(r)-i < lenBytes {
+				return 0, fmt.Errorf("%w: a value is cut short", wire.ErrMalformed)
+			}
+			for _, b := range r[i : i+lenBytes] {
+				n = n<<8 | uint64(b)
+			}
+			i += lenBytes
+			if n > uint64(len(r)) {
+				return 0, fmt.Errorf("%w: a value claims %d bytes", wire.ErrMalformed, n)
+			}
+			switch c {
+			case 0xdc, 0xdd:
+				items = int(n)
+			case 0xde, 0xdf:
+				items = 2 * int(n)
+			case 0xc7, 0xc8, 0xc9:
+				size = int(n) + 1 // ext: type byte and data
+			default:
+				size = int(n)
+			}
+		}
+	}
+	if len(r)-i < size {
+		return 0, fmt.Errorf("%w: a value is cut short", wire.ErrMalformed)
+	}
+	i += size
+	for ; items > 0; items-- {
+		var err error
+		if i, err = skip(r, i, depth+1); err != nil {
+			return 0, err
+		}
+	}
+	return i, nil
 }
 
 // AppendAtomicCalls appends the argument of nvim_call_atomic for calls:
