@@ -121,7 +121,12 @@ func VimClient(in io.Reader, w io.Writer, size, count, n int, out string) error 
 	return err
 }
 
+// timeIt runs f n times, after one untimed run that warms up caches and
+// buffers (as the vigor-benchmark plugin does).
 func timeIt(size, count, n int, f func() error) (benchstat.Result, error) {
+	if err := f(); err != nil {
+		return benchstat.Result{}, err
+	}
 	samples := make([]float64, 0, n)
 	for i := 0; i < n; i++ {
 		start := time.Now()

@@ -92,8 +92,12 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 }
 
 // bench runs f n times and returns each run's time in ms. Between runs
-// (outside the timing) it draws the progress bar.
+// (outside the timing) it draws the progress bar. A first, untimed run
+// warms up caches and buffers (the baseline does the same).
 func bench(ctx context.Context, p *vigor.Plugin, o Options, title string, width int, f func() error) ([]float64, error) {
+	if err := f(); err != nil {
+		return nil, err
+	}
 	samples := make([]float64, 0, o.N)
 	for i := 0; i < o.N; i++ {
 		start := time.Now()
