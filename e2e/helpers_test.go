@@ -35,7 +35,7 @@ func each(t *testing.T, opts editortest.Options, body func(t *testing.T, ed *edi
 	editortest.Each(t, opts, body)
 }
 
-func waitLoaded(t *testing.T, ed *editortest.Editor, name string) {
+func waitLoaded(t testing.TB, ed *editortest.Editor, name string) {
 	t.Helper()
 	ed.WaitFor(t, "vigor#plugin#status('"+name+"') ==# 'loaded' || vigor#plugin#status('"+name+"') ==# 'failed'", 60*time.Second)
 	if st := ed.MustEval(t, "vigor#plugin#status('"+name+"')"); st != "loaded" {

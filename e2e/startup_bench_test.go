@@ -143,32 +143,40 @@ func timeStarts(b *testing.B, kind, bin, rtp, script string, vigor bool, marker 
 	}
 }
 
-// BenchmarkRequest measures vigor#request() round trips from Vim script to
-// a plugin and back, timed inside the editor (1000 calls per iteration).
+// BenchmarkRequest times vigor#request() round trips from Vim script:
+// "plain" to the hello example, which answers at once; "callback" to a
+// handler that first calls the editor itself (Call of abs()), so that the
+// next request comes right after the plugin's own direct read.
 //
-// go test -run '^$' -bench Request -benchtime 10x ./e2e/
+// go test -run '^$' -bench Request -benchtime 20x ./e2e/
 func BenchmarkRequest(b *testing.B) {
 	for _, kind := range editortest.Kinds {
-		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{hello()}})
+		ed := editortest.Start(b, kind, editortest.Options{RTP: append(rtp("main"), hello())})
 		ed.MustEval(b, `vigor#request('hello', 'greet', ['warm'])`)
-		ed.MustExec(b, `function! VigorBenchRequests(n) abort
+		waitLoaded(b, ed, "vtest")
+		ed.MustExec(b, `function! VigorBenchRequests(n, plugin, method, args) abort
 let l:start = reltime()
 for l:i in range(a:n)
-call vigor#request('hello', 'greet', ['CI'])
+call vigor#request(a:plugin, a:method, a:args)
 endfor
 return reltimefloat(reltime(l:start))
 endfunction`)
-		b.Run(kind, func(b *testing.B) {
-			var total float64
-			for i := 0; i < b.N; i++ {
-				var secs float64
-				if err := ed.EvalInto(`VigorBenchRequests(1000)`, &secs); err != nil {
-					b.Fatal(err)
+		for _, c := range []struct{ name, call string }{
+			{"plain", `VigorBenchRequests(1000, 'hello', 'greet', ['CI'])`},
+			{"callback", `VigorBenchRequests(1000, 'vtest', 'call', ['abs', [-3]])`},
+		} {
+			b.Run(kind+"/"+c.name, func(b *testing.B) {
+				var total float64
+				for i := 0; i < b.N; i++ {
+					var secs float64
+					if err := ed.EvalInto(c.call, &secs); err != nil {
+						b.Fatal(err)
+					}
+					total += secs
 				}
-				total += secs
-			}
-			b.ReportMetric(total/float64(b.N)/1000*1e6, "µs/request")
-		})
+				b.ReportMetric(total/float64(b.N)/1000*1e6, "µs/request")
+			})
+		}
 		ed.Close()
 	}
 }

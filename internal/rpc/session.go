@@ -131,6 +131,8 @@ type Session struct {
 	directReads atomic.Uint64
 	runWaits    atomic.Bool   // Run waits on readDone for a read to end
 	readDone    chan struct{} // capacity 1
+	resume      chan struct{} // capacity 1: a handler ended
+	pauseTimer  *time.Timer   // Run's, for pause
 	idleDelay   time.Duration
 }
 
@@ -154,6 +156,7 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 		done:      make(chan struct{}),
 		ack:       make(chan struct{}, 1),
 		readDone:  make(chan struct{}, 1),
+		resume:    make(chan struct{}, 1),
 		idleDelay: idleDelay,
 	}
 	// Set here, not in Run: a caller that reads its own reply may start a
@@ -161,6 +164,10 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if _, ok := codec.(buffered); ok {
 		s.dir = newDirect(opts.Input)
+	}
+	if s.dir != nil {
+		s.pauseTimer = time.NewTimer(time.Hour)
+		s.pauseTimer.Stop()
 	}
 	return s
 }
@@ -254,28 +261,81 @@ func (s *Session) waitInput() {
 	}
 }
 
-// waitPause returns once callers have made no direct read for idleDelay.
-// While a caller's read lasts longer (a slow editor function), Run waits
-// for its end instead of waking every idleDelay.
+// waitPause returns once callers have made no direct read for idleDelay,
+// or once a handler has ended (its calls are over). While a caller's read
+// is under way, Run waits for its end (an event), not on a timer: the
+// runtime sleeps at least 1 ms when it waits for a timer with nothing to
+// run, so timers are only for the pause between calls.
 func (s *Session) waitPause() {
 	for {
-		n := s.directReads.Load()
-		time.Sleep(s.idleDelay)
-		if s.directReads.Load() != n {
-			continue // a run of calls goes on
+		if !s.baton.TryLock() {
+			if s.awaitRead() {
+				return
+			}
+			continue
 		}
-		if s.baton.TryLock() {
-			s.baton.Unlock()
+		s.baton.Unlock()
+		n := s.directReads.Load()
+		if s.pause() || s.directReads.Load() == n {
 			return
 		}
-		// A read is under way: have the reader say when it ends. Look
-		// again after raising the flag, in case it ended just before.
-		s.runWaits.Store(true)
-		if s.directReads.Load() == n {
+	}
+}
+
+// awaitRead waits until the direct read under way ends, or a handler ends
+// (it then returns true).
+func (s *Session) awaitRead() bool {
+	n := s.directReads.Load()
+	s.runWaits.Store(true)
+	// Look again after raising the flag, in case the read ended just
+	// before: then take the flag back, or take the signal already sent.
+	ended := s.directReads.Load() != n
+	if !ended && s.baton.TryLock() {
+		s.baton.Unlock()
+		ended = true
+	}
+	if ended {
+		if !s.runWaits.CompareAndSwap(true, false) {
 			<-s.readDone
-		} else if !s.runWaits.CompareAndSwap(true, false) {
-			<-s.readDone // the reader took the flag and signals
 		}
+		return false
+	}
+	select {
+	case <-s.readDone:
+		return false
+	case <-s.resume:
+		return true
+	}
+}
+
+// pause waits idleDelay, or less if a handler ends meanwhile (it then
+// returns true).
+func (s *Session) pause() bool {
+	s.pauseTimer.Reset(s.idleDelay)
+	select {
+	case <-s.pauseTimer.C:
+		return false
+	case <-s.resume:
+		if !s.pauseTimer.Stop() {
+			select { // whatever the go version's timer semantics
+			case <-s.pauseTimer.C:
+			default:
+			}
+		}
+		return true
+	}
+}
+
+// resumeRun tells Run, if it waits for callers to pause, that a handler
+// has ended: its calls are over, and input (the editor's next request)
+// must not wait for idleDelay.
+func (s *Session) resumeRun() {
+	if s.dir == nil {
+		return
+	}
+	select {
+	case s.resume <- struct{}{}:
+	default:
 	}
 }
 
@@ -340,6 +400,7 @@ func (s *Session) worker(m *wire.Message) {
 	for {
 		res := s.opts.Handler.Request(s.ctx, m)
 		_ = s.Respond(m.ID, res)
+		s.resumeRun()
 		s.pmu.Lock()
 		if len(s.idle) >= maxIdleWorkers {
 			s.pmu.Unlock()
@@ -389,6 +450,7 @@ func (s *Session) runNotifications() {
 				continue
 			}
 			s.opts.Handler.Notification(s.ctx, m)
+			s.resumeRun()
 		}
 		if len(batch) > 0 {
 			continue
