@@ -123,17 +123,17 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 		// decode the next message into them in place.
 		body := c.buf[1]
 		c.buf[1] = nil
-		pair, err := SplitList(wire.Raw(body))
-		if err != nil || len(pair) != 2 {
+		result, errVal, ok := splitPair(body)
+		if !ok {
 			// Fail the call rather than leave it waiting.
 			msg := fmt.Sprintf("unexpected answer from Vim (want [result, error]): %.100s", body)
 			m.Error = wire.Raw(appendString(nil, msg))
 			return nil
 		}
-		if isNull(pair[1]) {
-			m.Result = pair[0]
+		if isNull(errVal) {
+			m.Result = result
 		} else {
-			m.Error = pair[1]
+			m.Error = errVal
 		}
 		return nil
 	}
@@ -340,6 +340,38 @@ func SplitList(r wire.Raw) ([]wire.Raw, error) {
 			return nil, fmt.Errorf("%w: unexpected %q in a List", wire.ErrMalformed, r[i])
 		}
 	}
+}
+
+// splitPair splits the List [a, b] (what SplitList does for two items,
+// without allocating: every answer from Vim is one).
+func splitPair(r []byte) (a, b wire.Raw, ok bool) {
+	var items [2]wire.Raw
+	i := skipSpace(r, 0)
+	if i >= len(r) || r[i] != '[' {
+		return nil, nil, false
+	}
+	i++
+	for k := range items {
+		i = skipSpace(r, i)
+		end, err := skipValue(r, i)
+		if err != nil || end == i {
+			return nil, nil, false
+		}
+		items[k] = r[i:end:end]
+		i = skipSpace(r, end)
+		want := byte(',')
+		if k == 1 {
+			want = ']'
+		}
+		if i >= len(r) || r[i] != want {
+			return nil, nil, false
+		}
+		i++
+	}
+	if skipSpace(r, i) != len(r) {
+		return nil, nil, false
+	}
+	return items[0], items[1], true
 }
 
 func skipSpace(r []byte, i int) int {
