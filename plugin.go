@@ -163,7 +163,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			"Put its repository on 'runtimepath' next to Vigor (see :help vigor).\n")
 		return 2
 	}
-	codec, err := host.NewCodec(hostName, in)
+	codec, err := host.NewCodec(hostName, getenv(protocol.EnvVimCalls), in)
 	if err != nil {
 		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
 		return 2

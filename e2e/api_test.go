@@ -137,3 +137,35 @@ func TestHealth(t *testing.T) {
 		}
 	})
 }
+
+// How calls reach Vim: in Ex mode (these tests) the channel callback, and
+// with g:vigor#vim_calls = 'command' Vim's "call" command through the
+// legacy wrapper, which a Vim with a screen uses. Both give the same
+// results and errors, for plain calls, batches and calls large enough to
+// go in chunks. (Neovim ignores the option.)
+func TestVimCallPaths(t *testing.T) {
+	for _, calls := range []string{"auto", "callback", "command"} {
+		t.Run(calls, func(t *testing.T) {
+			opts := main1()
+			opts.Cmds = append(opts.Cmds, "let g:vigor#vim_calls = '"+calls+"'")
+			each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+				waitLoaded(t, ed, "vtest")
+				if ed.Kind == "vim" {
+					want := map[string]string{"auto": "callback", "callback": "callback", "command": "command"}[calls]
+					mustEqual(t, ed, "the way calls reach Vim", ed.MustEval(t, `vigor#_internal#conf#vim_calls()`), want)
+				}
+				mustEqual(t, ed, "Call", ed.MustEval(t, `vigor#request('vtest', 'call', ['abs', [-3]])`), int64(3))
+				mustThrow(t, ed, `vigor#request('vtest', 'call', ['NoSuchFunction', []])`, "vtest.call: NoSuchFunction(): ", "E117: Unknown function: NoSuchFunction")
+				ed.MustExec(t, "function! Thrower() abort\nthrow 'my own error'\nendfunction")
+				mustThrow(t, ed, `vigor#request('vtest', 'call', ['Thrower', []])`, "vtest.call: Thrower(): my own error")
+				ed.MustExec(t, "function! Quiet() abort\nsilent! notacommand\nreturn 'quiet'\nendfunction")
+				mustEqual(t, ed, "a function that silences an error", ed.MustEval(t, `vigor#request('vtest', 'call', ['Quiet', []])`), "quiet")
+				got := ed.MustEval(t, `vigor#request('vtest', 'batch', [[['abs', -1], ['Quiet'], ['NoSuchFunction', 1], ['abs', -2]]])`).(map[string]any)
+				mustEqual(t, ed, "partial results", got["results"], []any{int64(1), "quiet"})
+				mustEqual(t, ed, "failing index", got["index"], int64(2))
+				mustEqual(t, ed, "a chunked call", ed.MustEval(t, `vigor#request('vtest', 'call', ['strlen', [repeat('x', 1500000)]])`), int64(1500000))
+				mustEqual(t, ed, "a call back into the plugin", ed.MustEval(t, `vigor#request('vtest', 'call', ['vigor#request', ['vtest', 'call', ['abs', [-5]]]])`), int64(5))
+			})
+		})
+	}
+}

@@ -61,11 +61,21 @@ type Adapter interface {
 	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
 }
 
-// NewCodec returns the codec that host ("vim" or "nvim") speaks.
-func NewCodec(host string, r interface{ Read([]byte) (int, error) }) (wire.Codec, error) {
+// NewCodec returns the codec that host ("vim" or "nvim") speaks. For Vim,
+// vimCalls is how calls reach it ($VIGOR_VIM_CALLS: "callback", the
+// default, or "command").
+func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (wire.Codec, error) {
 	switch host {
 	case "vim":
-		return vimjson.New(r), nil
+		c := vimjson.New(r)
+		switch vimCalls {
+		case "", "callback":
+		case "command":
+			c.CallCommand = true
+		default:
+			return nil, fmt.Errorf("unknown way of calling Vim %q (want callback or command)", vimCalls)
+		}
+		return c, nil
 	case "nvim":
 		return msgpackrpc.New(r), nil
 	}

@@ -777,17 +777,22 @@ func TestNew(t *testing.T) {
 	if _, ok := host.New("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim); !ok {
 		t.Error(`New("nvim") is not a *host.Nvim`)
 	}
-	if c, err := host.NewCodec("vim", strings.NewReader("")); err != nil {
-		t.Error(err)
-	} else if _, ok := c.(*vimjson.Codec); !ok {
-		t.Errorf(`NewCodec("vim") = %T`, c)
+	for calls, command := range map[string]bool{"": false, "callback": false, "command": true} {
+		if c, err := host.NewCodec("vim", calls, strings.NewReader("")); err != nil {
+			t.Error(err)
+		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.CallCommand != command {
+			t.Errorf(`NewCodec("vim", %q) = %#v`, calls, c)
+		}
 	}
-	if c, err := host.NewCodec("nvim", strings.NewReader("")); err != nil {
+	if _, err := host.NewCodec("vim", "carrier-pigeon", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
+		t.Errorf("an unknown way of calling Vim: err = %v", err)
+	}
+	if c, err := host.NewCodec("nvim", "", strings.NewReader("")); err != nil {
 		t.Error(err)
 	} else if _, ok := c.(*msgpackrpc.Codec); !ok {
 		t.Errorf(`NewCodec("nvim") = %T`, c)
 	}
-	if _, err := host.NewCodec("emacs", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
+	if _, err := host.NewCodec("emacs", "", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
 		t.Errorf(`NewCodec("emacs"): err = %v`, err)
 	}
 }

@@ -21,6 +21,7 @@ const (
 	EnvMode          = "VIGOR_MODE"           // "release", "debug" or "test"
 	EnvLog           = "VIGOR_LOG"            // log file path
 	EnvDir           = "VIGOR_DIR"            // the plugin's source directory
+	EnvVimCalls      = "VIGOR_VIM_CALLS"      // Vim only: "callback" or "command" (how calls reach Vim)
 )
 
 // Methods that the runtime sends to a plugin. Handler names may not start
@@ -50,6 +51,7 @@ const (
 	// job's channel callback: it runs each call [-id, fn, args] that the
 	// vimjson codec sends, in a Vim9 try/catch, and answers [result, error].
 	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
+	FuncVimCall   = "vigor#_internal#api#vim#call"    // (fn, args) -> [result, error|v:null]
 	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
 
 )

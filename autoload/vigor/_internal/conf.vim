@@ -13,6 +13,7 @@ let s:defaults = {
       \ 'restart_threshold': 3,
       \ 'cache_dir': '',
       \ 'build_progress': 1,
+      \ 'vim_calls': 'auto',
       \ '_test': 0,
       \}
 
@@ -42,4 +43,21 @@ function! vigor#_internal#conf#mode() abort
     return 'test'
   endif
   return vigor#_internal#conf#get('debug') ? 'debug' : 'release'
+endfunction
+
+" How a plugin's calls reach Vim (Vim only): 'callback' (the job's channel
+" callback runs them) or 'command' (Vim's channel "call" command runs them
+" through a legacy wrapper that catches errors). 'auto' picks 'callback' in
+" Ex mode (vim -e/-es: no screen) and 'command' otherwise: Vim redraws after
+" every channel callback, and with a screen that redraw costs more than the
+" wrapper (BENCHMARKS.md, "Vim calls with a screen").
+function! vigor#_internal#conf#vim_calls() abort
+  if has('nvim')
+    return ''
+  endif
+  let l:v = vigor#_internal#conf#get('vim_calls')
+  if l:v ==# 'callback' || l:v ==# 'command'
+    return l:v
+  endif
+  return mode(1) =~# '^c[ev]$' && !has('gui_running') ? 'callback' : 'command'
 endfunction

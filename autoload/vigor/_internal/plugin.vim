@@ -156,6 +156,7 @@ function! s:spawn(p) abort
         \ 'VIGOR_MODE': vigor#_internal#conf#mode(),
         \ 'VIGOR_LOG': a:p.log,
         \ 'VIGOR_DIR': a:p.dir,
+        \ 'VIGOR_VIM_CALLS': vigor#_internal#conf#vim_calls(),
         \}
   let l:callbacks = {
         \ 'stderr': function('s:on_stderr', [a:p.name, a:p.instance]),

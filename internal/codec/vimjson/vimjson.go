@@ -35,6 +35,11 @@ import (
 
 // Codec reads and writes Vim JSON channel messages.
 type Codec struct {
+	// CallCommand, if set, sends calls as Vim's channel "call" command
+	// of FuncCall instead of as messages for the channel callback (the
+	// runtime's g:vigor#vim_calls 'command'). The answer is the same.
+	CallCommand bool
+
 	br     *bufio.Reader
 	dec    *json.Decoder
 	buf    []json.RawMessage
@@ -59,6 +64,9 @@ const (
 	// FuncChunk receives one piece; FuncChunked runs a chunked call.
 	FuncChunk   = "vigor#_internal#api#vim#chunk"
 	FuncChunked = "vigor#_internal#api#vim#chunked"
+	// FuncCall is the wrapper that runs a call sent as a "call" command
+	// (CallCommand): it returns [result, null] or [null, error].
+	FuncCall = "vigor#_internal#api#vim#call"
 )
 
 // New returns a codec that reads messages from r.
@@ -176,7 +184,7 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 // [method, params] followed by the same call of FuncChunked(key, n).
 func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]byte, error) {
 	start := len(b)
-	b = appendCallHead(b, id)
+	b = c.appendCallHead(b, id)
 	bodyStart := len(b)
 	b = appendString(b, method)
 	b = append(b, ',')
@@ -194,27 +202,41 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 		key := c.key()
 		var n int
 		b, n = appendChunks(b, key, body)
-		b = appendCallHead(b, id)
+		b = c.appendCallHead(b, id)
 		b = append(b, `"`+FuncChunked+`",[`...)
 		b = appendString(b, key)
 		b = append(b, ',')
 		b = appendInt(b, int64(n))
 		b = append(b, ']')
 	}
-	if id != 0 {
-		b = append(b, ']') // the [-id, method, params] list
-	}
-	return append(b, ']', '\n'), nil
+	return c.appendCallTail(b, id), nil
 }
 
-// appendCallHead opens a call: `[0,[-id,` or, without id, `["call",`.
-func appendCallHead(b []byte, id int64) []byte {
-	if id == 0 {
+// appendCallHead opens a call: `[0,[-id,` (for the channel callback),
+// `["call","FuncCall",[` (CallCommand) or, without id, `["call",`.
+func (c *Codec) appendCallHead(b []byte, id int64) []byte {
+	switch {
+	case id == 0:
 		return append(b, `["call",`...)
+	case c.CallCommand:
+		return append(b, `["call","`+FuncCall+`",[`...)
 	}
 	b = append(b, `[0,[-`...)
 	b = appendInt(b, id)
 	return append(b, ',')
+}
+
+// appendCallTail closes what appendCallHead opened.
+func (c *Codec) appendCallTail(b []byte, id int64) []byte {
+	switch {
+	case id == 0:
+	case c.CallCommand:
+		b = append(b, `],-`...)
+		b = appendInt(b, id)
+	default:
+		b = append(b, ']') // the [-id, method, params] list
+	}
+	return append(b, ']', '\n')
 }
 
 // AppendResponse implements wire.Codec.

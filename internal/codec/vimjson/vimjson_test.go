@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -1081,5 +1082,38 @@ func TestAppenderParam(t *testing.T) {
 	boom := errors.New("boom")
 	if _, err := c.AppendRequest(nil, 4, "m", []any{wire.Appender(func(b []byte) ([]byte, error) { return b, boom })}); !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want boom", err)
+	}
+}
+
+// With CallCommand, a call is Vim's channel "call" command of the wrapper
+// FuncCall, [function, args] its arguments; a notification is unchanged;
+// a large call goes as the same chunks, then the wrapper's call of
+// FuncChunked.
+func TestAppendRequestCallCommand(t *testing.T) {
+	c := newCodec("")
+	c.CallCommand = true
+	got, err := c.AppendRequest(nil, 5, "g:Foo", []any{"x", 1})
+	if want := `["call","` + vimjson.FuncCall + `",["g:Foo",["x",1]],-5]` + "\n"; err != nil || string(got) != want {
+		t.Fatalf("got %s (%v), want %s", got, err, want)
+	}
+	got, err = c.AppendNotification(nil, "F", nil)
+	if want := `["call","F",[]]` + "\n"; err != nil || string(got) != want {
+		t.Fatalf("notification: got %s (%v), want %s", got, err, want)
+	}
+	big := strings.Repeat("x", vimjson.ChunkThreshold+10)
+	got, err = c.AppendRequest(nil, 7, "Big", []any{big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	last := lines[len(lines)-1]
+	want := `["call","` + vimjson.FuncCall + `",["` + vimjson.FuncChunked + `",["c1",` + strconv.Itoa(len(lines)-1) + `]],-7]`
+	if last != want {
+		t.Fatalf("the last line of a chunked call is %s, want %s", last, want)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, `["call","`+vimjson.FuncChunk+`",["c1",`) {
+			t.Fatalf("a chunk line is %.60s...", l)
+		}
 	}
 }

@@ -1,8 +1,15 @@
 " Vim only: Neovim never sources this file.
 "
-" A plugin's calls reach Vim as channel messages [0, [-id, function, args]],
-" which Vim hands to the job's channel callback, on_call(). It answers
-" [-id, [result, v:null]] or [-id, [v:null, error]].
+" A plugin's calls reach Vim in one of two ways (g:vigor#vim_calls; the
+" plugin learns which from $VIGOR_VIM_CALLS), and both answer
+" [-id, [result, v:null]] or [-id, [v:null, error]]:
+" - 'callback': channel messages [0, [-id, function, args]], which Vim
+"   hands to the job's channel callback, on_call();
+" - 'command': Vim's channel command ["call", "vigor#_internal#api#vim#call",
+"   [function, args], -id], which Vim answers with what call() below returns.
+" Vim redraws (and writes to the terminal) after every channel callback, so
+" with a screen the command is cheaper; in Ex mode (vim -e/-es), where
+" nothing is redrawn, the callback is (BENCHMARKS.md).
 "
 " Why a callback and not Vim's channel "call" command: "call" runs the
 " function with errors silenced (emsg_silent), so a failing function just
@@ -16,6 +23,17 @@
 "
 " In a def function, call('Name') finds a global function only as 'g:Name';
 " the SDK adds the prefix (internal/host).
+
+" The 'command' way: Vim's "call" command runs this with errors silenced;
+" the legacy :try turns them back on (a Vim9 try would not).
+" Returns [result, v:null] or [v:null, error].
+function! vigor#_internal#api#vim#call(fn, args) abort
+  try
+    return [call(a:fn, a:args), v:null]
+  catch
+    return [v:null, v:exception]
+  endtry
+endfunction
 
 " Runs the call in msg, [-id, function, args], and answers on ch.
 def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
@@ -44,7 +62,8 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
 enddef
 
 " Returns [results, v:null] or [results so far, [index, error]]. It runs
-" inside on_call(), so its try/catch sees the errors.
+" inside on_call() or vigor#_internal#api#vim#call(), where errors are
+" live, so its try/catch sees them.
 def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
   var results = []
   try

@@ -19,7 +19,7 @@ func (nop) Notification(context.Context, *wire.Message) {}
 
 func main() {
 	h := os.Getenv(protocol.EnvHost)
-	codec, err := host.NewCodec(h, os.Stdin)
+	codec, err := host.NewCodec(h, os.Getenv(protocol.EnvVimCalls), os.Stdin)
 	if err != nil {
 		os.Exit(2)
 	}
