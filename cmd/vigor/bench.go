@@ -22,7 +22,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	count := fs.Int("count", 1000, "calls per iteration (and per batch)")
 	n := fs.Int("n", 100, "iterations")
 	baseline := fs.Bool("baseline", false, "also run a minimal client with no framework, and print Vigor/baseline")
-	rounds := fs.Int("rounds", 0, "with -baseline, split the n iterations into this many rounds that alternate\nVigor and the baseline, each in fresh editors (default: 20, or fewer when n is small)")
+	rounds := fs.Int("rounds", 0, "with -baseline, split the n iterations into this many rounds that alternate\nVigor and the baseline, each in fresh editors (default: 10, or fewer when n is small)")
 	jsonOut := fs.Bool("json", false, "print one JSON object")
 	vimBin := fs.String("vim", envOr("VIGOR_TEST_VIM", "vim"), "the vim binary")
 	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")

@@ -20,6 +20,10 @@ import (
 
 const discard = "vigor_benchmark#discard"
 
+// warmUp is how many untimed runs of each workload come first, on both
+// sides (benchmark/vigor/vigor-benchmark does the same).
+const warmUp = 3
+
 // runVimBaseline has Vim start `vigor bench-client` as a JSON job; the
 // client times the round trips itself and writes its results to a file.
 func runVimBaseline(ctx context.Context, bin string, o Options) (Pair, error) {
@@ -121,11 +125,13 @@ func VimClient(in io.Reader, w io.Writer, size, count, n int, out string) error 
 	return err
 }
 
-// timeIt runs f n times, after one untimed run that warms up caches and
+// timeIt runs f n times, after warmUp untimed runs that warm up caches and
 // buffers (as the vigor-benchmark plugin does).
 func timeIt(size, count, n int, f func() error) (benchstat.Result, error) {
-	if err := f(); err != nil {
-		return benchstat.Result{}, err
+	for range warmUp {
+		if err := f(); err != nil {
+			return benchstat.Result{}, err
+		}
 	}
 	samples := make([]float64, 0, n)
 	for i := 0; i < n; i++ {

@@ -70,7 +70,7 @@ type EditorReport struct {
 }
 
 // DefaultRounds is how many alternating rounds a run with a baseline has.
-const DefaultRounds = 20
+const DefaultRounds = 10
 
 // Run runs the benchmark for each editor in opts.
 func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
@@ -81,7 +81,7 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 	if opts.Baseline {
 		rounds = opts.Rounds
 		if rounds == 0 {
-			rounds = min(DefaultRounds, max(1, opts.N/5))
+			rounds = min(DefaultRounds, max(1, opts.N/10))
 		}
 		rounds = min(rounds, opts.N)
 	}
