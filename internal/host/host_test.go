@@ -369,7 +369,7 @@ func TestVimCallOverSession(t *testing.T) {
 	// An answer that is not [result, error] fails the call (it does not
 	// hang), and the session goes on.
 	_, err = vim.Call(ctx, "Old", nil)
-	if !errors.As(err, &ce) || ce.Fn != "Old" || ce.Msg != `unexpected answer from Vim (want [result, error]): "ERROR"` {
+	if !errors.As(err, &ce) || ce.Fn != "Old" || !strings.HasPrefix(ce.Msg, "Vim could not answer: the result cannot be sent as JSON") {
 		t.Errorf("malformed answer: err = %v, want a CallError about the unexpected answer", err)
 	}
 	if got, err := vim.Call(ctx, "strftime", []any{"%Y"}); err != nil || string(got) != `"2024"` {
@@ -503,7 +503,7 @@ func TestVimBatchHelperFails(t *testing.T) {
 	for _, tt := range []struct{ body, want string }{
 		{`[null,"E117: Unknown function: vigor#_internal#api#vim#batch"]`,
 			"the batch helper failed in Vim: E117: Unknown function: vigor#_internal#api#vim#batch"},
-		{`"ERROR"`, `the batch helper failed in Vim: unexpected answer from Vim (want [result, error]): "ERROR"`},
+		{`"ERROR"`, "the batch helper failed in Vim: Vim could not answer: the result cannot be sent as JSON (a Funcref, Job or Channel?), or Vigor's call helper is not on 'runtimepath'"},
 	} {
 		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
 		_, err := vim.Batch(bg, threeCalls)

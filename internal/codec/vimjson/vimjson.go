@@ -132,6 +132,12 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 		body := c.buf[1]
 		c.buf[1] = nil
 		result, errVal, ok := splitPair(body)
+		if !ok && string(bytes.TrimSpace(body)) == `"ERROR"` {
+			// Vim's own answer when a "call" command fails outright.
+			m.Error = wire.Raw(appendString(nil, "Vim could not answer: the result cannot be sent as JSON "+
+				"(a Funcref, Job or Channel?), or Vigor's call helper is not on 'runtimepath'"))
+			return nil
+		}
 		if !ok {
 			// Fail the call rather than leave it waiting.
 			msg := fmt.Sprintf("unexpected answer from Vim (want [result, error]): %.100s", body)

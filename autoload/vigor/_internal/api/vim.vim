@@ -9,14 +9,17 @@
 "   [function, args], -id], which Vim answers with what call() below returns.
 " Vim redraws (and writes to the terminal) after every channel callback, so
 " with a screen the command is cheaper; in Ex mode (vim -e/-es), where
-" nothing is redrawn, the callback is (BENCHMARKS.md).
+" nothing is redrawn, the callback is (BENCHMARKS.md, "Vim calls with a
+" screen").
 "
-" Why a callback and not Vim's channel "call" command: "call" runs the
-" function with errors silenced (emsg_silent), so a failing function just
-" returns 0, and only a legacy :try (which resets emsg_silent) sees the
-" error; a legacy wrapper costs 4-5 us a call, a quarter of a round trip.
-" A channel callback runs with errors live, so the Vim9 try/catch below
-" sees them, and the whole path is compiled (BENCHMARKS.md, "Vim calls").
+" Vim's "call" command runs the function with errors silenced
+" (emsg_silent), so a failing function just returns 0; only a legacy :try
+" (which resets emsg_silent) sees the error, hence the legacy wrapper
+" call() below, which costs 4-5 us a call. A channel callback runs with
+" errors live, so the Vim9 try/catch in on_call() sees them and the whole
+" path is compiled; but Vim redraws after every callback, which with a
+" screen costs more than the wrapper (BENCHMARKS.md, "Vim calls with a
+" screen").
 " Inside :silent! (a vigor#request() under it waits for the reply while
 " the plugin calls Vim), errors stay silenced, as they are for Vim's own
 " functions there.
