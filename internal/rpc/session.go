@@ -142,7 +142,7 @@ type Session struct {
 // the caller blocks in read() makes the runtime hand its processor to
 // another thread). A request from the editor that comes after a run of
 // calls waits up to this long.
-const idleDelay = 100 * time.Microsecond
+const idleDelay = 2 * time.Millisecond
 
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
