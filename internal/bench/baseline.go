@@ -20,10 +20,6 @@ import (
 
 const discard = "vigor_benchmark#discard"
 
-// warmUp is how many untimed runs of each workload come first, on both
-// sides (benchmark/vigor/vigor-benchmark does the same).
-const warmUp = 3
-
 // runVimBaseline has Vim start `vigor bench-client` as a JSON job; the
 // client times the round trips itself and writes its results to a file.
 func runVimBaseline(ctx context.Context, bin string, o Options) (Pair, error) {
@@ -125,10 +121,10 @@ func VimClient(in io.Reader, w io.Writer, size, count, n int, out string) error 
 	return err
 }
 
-// timeIt runs f n times, after warmUp untimed runs that warm up caches and
-// buffers (as the vigor-benchmark plugin does).
+// timeIt runs f n times, after benchstat.WarmUp untimed runs (as the
+// vigor-benchmark plugin does).
 func timeIt(size, count, n int, f func() error) (benchstat.Result, error) {
-	for range warmUp {
+	for range benchstat.WarmUp {
 		if err := f(); err != nil {
 			return benchstat.Result{}, err
 		}

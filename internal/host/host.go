@@ -127,12 +127,34 @@ func vimFunc(fn string) string {
 	return fn
 }
 
-// vimMessage turns Vim's message about fn back to the name the plugin used.
+// vimMessage turns Vim's message about fn back to the name the plugin used:
+// "g:Foo" becomes "Foo", but "g:FooBar" stays.
 func vimMessage(fn, msg string) string {
-	if g := vimFunc(fn); g != fn {
-		msg = strings.ReplaceAll(msg, g, fn)
+	g := vimFunc(fn)
+	if g == fn {
+		return msg
 	}
-	return msg
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, g)
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		end := i + len(g)
+		b.WriteString(msg[:i])
+		if end < len(msg) && isNameByte(msg[end]) {
+			b.WriteString(g)
+		} else {
+			b.WriteString(fn)
+		}
+		msg = msg[end:]
+	}
+}
+
+// isNameByte reports whether c can continue a Vim function name.
+func isNameByte(c byte) bool {
+	return c == '_' || c == '#' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // Notify implements Adapter. Errors are shown to the user by the helper.

@@ -302,6 +302,7 @@ func TestVimCallError(t *testing.T) {
 			"Vim(return):E119: Not enough arguments for function: Foo"},
 		// Only the function's own name is mapped back.
 		{"Foo", `[null,"E121: Undefined variable: g:Other"]`, "E121: Undefined variable: g:Other"},
+		{"Foo", `[null,"in g:FooBar: E117: Unknown function: g:Foo"]`, "in g:FooBar: E117: Unknown function: Foo"},
 		{"vigor#x#Foo", `[null,"E117: Unknown function: vigor#x#Foo"]`, "E117: Unknown function: vigor#x#Foo"},
 		{"strftime", `[null,"E116: Invalid arguments for function strftime"]`, "E116: Invalid arguments for function strftime"},
 		// An error that is not a String is printed.

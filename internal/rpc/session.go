@@ -585,7 +585,7 @@ func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
 }
 
 // readOwnLocked is readOwn while holding the baton; ok is false if the
-// reply was read by Run.
+// reply was read by Run (or the session ended) and is on ch.
 func (s *Session) readOwnLocked(id int64, ch chan response) (res wire.Raw, ok bool, err error) {
 	defer s.baton.Unlock()
 	s.dmu.Lock()
@@ -605,15 +605,13 @@ func (s *Session) readOwnLocked(id int64, ch chan response) (res wire.Raw, ok bo
 			s.drain()
 		}
 	}()
+	// Run read the reply (or the session ended) before this caller had the
+	// baton: its answer is on ch. Once the caller holds the baton, only it
+	// reads, so one look is enough.
+	if !s.isPending(id) {
+		return nil, false, nil
+	}
 	for {
-		select {
-		case r := <-ch: // delivered, or failed, meanwhile
-			return r.result, true, r.err
-		default:
-		}
-		if !s.isPending(id) {
-			return nil, false, nil
-		}
 		m := new(wire.Message)
 		if rerr := s.codec.ReadMessage(m); rerr != nil {
 			if errors.Is(rerr, wire.ErrMalformed) {

@@ -27,10 +27,6 @@ type Options struct {
 
 const discard = "vigor_benchmark#discard"
 
-// warmUp is how many untimed runs come before the timed ones, as in the
-// baseline (internal/bench).
-const warmUp = 3
-
 func main() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		p.Handle("run", func(ctx context.Context, o Options) error {
@@ -96,11 +92,10 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 }
 
 // bench runs f n times and returns each run's time in ms. Between runs
-// (outside the timing) it draws the progress bar. First, warmUp untimed
-// runs warm up caches, buffers and the Go runtime (the baseline does the
-// same).
+// (outside the timing) it draws the progress bar. First come
+// benchstat.WarmUp untimed runs, as in the baseline.
 func bench(ctx context.Context, p *vigor.Plugin, o Options, title string, width int, f func() error) ([]float64, error) {
-	for range warmUp {
+	for range benchstat.WarmUp {
 		if err := f(); err != nil {
 			return nil, err
 		}

@@ -607,9 +607,11 @@ func fastScalar(r wire.Raw) (any, bool) {
 		return int64(c), len(r) == 1
 	case c >= 0xe0: // negative fixint
 		return int64(int8(c)), len(r) == 1
-	case c >= 0xa0 && c <= 0xbf: // fixstr
-		n := int(c & 0x1f)
-		return string(r[1:]), len(r) == 1+n
+	case c >= 0xa0 && c <= 0xbf, c == 0xd9, c == 0xda: // str
+		if s, ok := fastString(r); ok {
+			return s, true
+		}
+		return nil, false
 	}
 	switch c {
 	case 0xc0:
@@ -655,14 +657,6 @@ func fastScalar(r wire.Raw) (any, bool) {
 	case 0xcb:
 		if len(r) == 9 {
 			return math.Float64frombits(binary.BigEndian.Uint64(r[1:])), true
-		}
-	case 0xd9:
-		if len(r) >= 2 && len(r) == 2+int(r[1]) {
-			return string(r[2:]), true
-		}
-	case 0xda:
-		if len(r) >= 3 && len(r) == 3+int(binary.BigEndian.Uint16(r[1:])) {
-			return string(r[3:]), true
 		}
 	}
 	return nil, false
