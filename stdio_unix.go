@@ -7,16 +7,29 @@ import (
 	"syscall"
 )
 
-// pollable returns a file for fd that Go's runtime poller serves; Main uses
-// it for stdout. A write to a full pipe (a large message while the editor
-// is busy) then parks only the goroutine, not an OS thread with its
-// processor. (Stdin stays blocking: the session reads it with blocking
-// system calls, internal/rpc/direct_linux.go.) The pipe's file description
-// belongs to this process alone, so the flag changes nothing for the
-// editor.
-func pollable(fd int, name string, fallback *os.File) *os.File {
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		return fallback
+// channelOut returns the file that the session writes the channel to.
+//
+// Vim's job channel is a pipe. There fd 1 is made non-blocking and served
+// by Go's runtime poller: a write to a full pipe (a large message while Vim
+// is busy) then parks only the goroutine, and Vim's batches are faster so
+// (BENCHMARKS.md, "Blocking stdout").
+//
+// Neovim's job channel is a Unix socket. Every time Neovim reads from it,
+// the kernel reports the socket writable again, and a descriptor on the
+// poller wakes the plugin's idle thread for nothing, on every call and
+// several times during a batch. So for Neovim fd 1 stays a plain blocking
+// file, unknown to the poller: a write to a full socket blocks one OS
+// thread, whose processor the runtime hands to the other goroutines.
+//
+// Stdin stays blocking for both (internal/rpc/direct_linux.go). The
+// descriptors belong to this process alone, so the flag changes nothing
+// for the editor.
+func channelOut(host string) *os.File {
+	if host == "nvim" {
+		return os.Stdout
 	}
-	return os.NewFile(uintptr(fd), name)
+	if err := syscall.SetNonblock(1, true); err != nil {
+		return os.Stdout
+	}
+	return os.NewFile(1, "vigor-channel-out")
 }

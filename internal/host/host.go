@@ -58,6 +58,7 @@ func (e *BatchError) Error() string {
 type Adapter interface {
 	Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	Notify(ctx context.Context, fn string, args []any) error
+	// Batch must not modify calls: the SDK passes its caller's slice.
 	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
 }
 

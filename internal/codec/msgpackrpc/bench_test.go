@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vmihailenco/msgpack/v5"
+
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -49,8 +51,11 @@ func replyFrame(b *testing.B) []byte {
 	return frame
 }
 
-func BenchmarkReadReply(b *testing.B) {
-	frame := replyFrame(b)
+func BenchmarkReadReply(b *testing.B) { benchRead(b, replyFrame(b)) }
+
+// benchRead reads frame over and over.
+func benchRead(b *testing.B, frame []byte) {
+	b.Helper()
 	c := msgpackrpc.New(&repeatReader{frame: frame})
 	var m wire.Message
 	b.ReportAllocs()
@@ -60,6 +65,15 @@ func BenchmarkReadReply(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// The reply to a 1000-call batch: [1, id, nil, [[0, 0, ...], nil]].
+func BenchmarkReadBatchReply1000(b *testing.B) {
+	frame, err := msgpack.Marshal([]any{1, 7, nil, []any{make([]int, 1000), nil}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRead(b, frame)
 }
 
 func BenchmarkReadReplyAndUnmarshal(b *testing.B) {
@@ -84,15 +98,7 @@ func BenchmarkReadRequest(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := msgpackrpc.New(&repeatReader{frame: frame})
-	var m wire.Message
-	b.ReportAllocs()
-	b.SetBytes(int64(len(frame)))
-	for i := 0; i < b.N; i++ {
-		if err := c.ReadMessage(&m); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchRead(b, frame)
 }
 
 func BenchmarkAppendBatch1000(b *testing.B) {

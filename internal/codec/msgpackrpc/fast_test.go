@@ -3,8 +3,10 @@ package msgpackrpc
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -244,4 +246,80 @@ func BenchmarkSplitList1000(b *testing.B) {
 			}
 		}
 	})
+}
+
+// trickle hands out its bytes a few at a time, as a pipe may.
+type trickle struct {
+	b    []byte
+	step int
+}
+
+func (r *trickle) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.step, len(r.b))
+	copy(p, r.b[:n])
+	r.b = r.b[n:]
+	return n, nil
+}
+
+// checkFrames reads b with readFrame, whole and in pieces, and with the
+// decoder: every frame that the decoder finds must come out the same, and
+// readFrame must fail where the decoder does.
+func checkFrames(t *testing.T, b []byte) {
+	t.Helper()
+	var want [][]byte
+	var wantErr error
+	d := msgpack.NewDecoder(bytes.NewReader(b))
+	for {
+		f, err := d.DecodeRaw()
+		if err != nil {
+			wantErr = err
+			break
+		}
+		want = append(want, f)
+	}
+	for _, step := range []int{len(b) + 1, 1, 3} {
+		c := New(&trickle{b: b, step: step})
+		for i := 0; ; i++ {
+			f, err := c.readFrame()
+			if i == len(want) {
+				if err == nil || (err == io.EOF) != (wantErr == io.EOF) {
+					t.Fatalf("% x, step %d: frame %d: readFrame = % x, %v; the decoder: %v", b, step, i, f, err, wantErr)
+				}
+				break
+			}
+			if err != nil || !bytes.Equal(f, want[i]) {
+				t.Fatalf("% x, step %d: frame %d: readFrame = % x, %v; the decoder = % x", b, step, i, f, err, want[i])
+			}
+		}
+	}
+}
+
+func TestReadFrameMatchesDecoder(t *testing.T) {
+	var stream []byte
+	for _, v := range []any{
+		[]any{1, 7, nil, make([]any, 1000)},
+		[]any{0, 8, "nvim_call_function", []any{"f", []any{strings.Repeat("x", 300)}}},
+		[]any{2, "ev", []any{map[string]any{"k": []any{1.5, true}}, msgpack.RawMessage{0xd4, 1, 2}}},
+		[]any{1, 9, nil, strings.Repeat("y", 100000)}, // longer than the read buffer
+	} {
+		b, err := msgpack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream = append(stream, b...)
+		checkFrames(t, b)
+		checkFrames(t, b[:len(b)-1])
+	}
+	checkFrames(t, stream)
+	checkFrames(t, append(stream, 0xc1, 0x90))
+}
+
+func FuzzReadFrame(f *testing.F) {
+	for _, s := range []string{"\x94\x01\x01\xc0\x92\x00\x00", "\x93\x02\xa1e\x90\x93\x02", "\xc1", "\x91\xd4\x01\x02\x90", "\xda\x00\x05ab"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkFrames(t, b) })
 }
