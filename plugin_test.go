@@ -218,8 +218,13 @@ func (e *fakeEditor) readVim() error {
 			if err := vimjson.Unmarshal(wire.Raw(call[2]), &args); err != nil {
 				return err
 			}
-			// Vim9's call() wants g: for global functions.
+			// Vim9's call() wants g: for global functions, and builtins
+			// come through the legacy helper.
 			fn = strings.TrimPrefix(fn, "g:")
+			if fn == protocol.FuncVimLegacy && len(args) == 2 {
+				fn, _ = args[0].(string)
+				args, _ = args[1].([]any)
+			}
 			res, msg := e.answer(fn, args)
 			var errVal any
 			if msg != "" {

@@ -165,6 +165,16 @@ func TestVimCallPaths(t *testing.T) {
 				mustEqual(t, ed, "failing index", got["index"], int64(2))
 				mustEqual(t, ed, "a chunked call", ed.MustEval(t, `vigor#request('vtest', 'call', ['strlen', [repeat('x', 1500000)]])`), int64(1500000))
 				mustEqual(t, ed, "a call back into the plugin", ed.MustEval(t, `vigor#request('vtest', 'call', ['vigor#request', ['vtest', 'call', ['abs', [-5]]]])`), int64(5))
+				// Builtins that read Vim script from a String read legacy
+				// script, as they do in Neovim (the channel callback and the
+				// batch helper are def functions, where they would read
+				// Vim9 script).
+				mustEqual(t, ed, "eval()", ed.MustEval(t, `vigor#request('vtest', 'call', ['eval', ['"a" . "b"']])`), "ab")
+				ed.MustEval(t, `vigor#request('vtest', 'call', ['execute', ['let g:vtest_legacy = 7']])`)
+				mustEqual(t, ed, "execute()", ed.MustEval(t, `g:vtest_legacy`), int64(7))
+				got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['eval', '"c" . "d"'], ['execute', 'let g:vtest_legacy = 8'], ['map', [1, 2], 'v:val . "x"']]])`).(map[string]any)
+				mustEqual(t, ed, "eval(), execute() and map() in a batch", got["results"], []any{"cd", "", []any{"1x", "2x"}})
+				mustEqual(t, ed, "execute() in a batch", ed.MustEval(t, `g:vtest_legacy`), int64(8))
 			})
 		})
 	}

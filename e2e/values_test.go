@@ -77,3 +77,22 @@ func TestLargePayloads(t *testing.T) {
 		mustEqual(t, ed, "still serving", ed.MustEval(t, `vigor#request('vtest', 'greet', ['x'])`), "Hello, x!")
 	})
 }
+
+// NaN and the infinities travel both ways on both editors. Vim writes them
+// as bare words, which JSON lacks: they must decode, and must not break the
+// channel.
+func TestNonFiniteFloats(t *testing.T) {
+	each(t, main1(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vtest")
+		mustEqual(t, ed, "Infinity", ed.MustEval(t, `isinf(vigor#request('vtest', 'echo', [1.0/0]))`), int64(1))
+		mustEqual(t, ed, "-Infinity", ed.MustEval(t, `isinf(vigor#request('vtest', 'echo', [-1.0/0]))`), int64(-1))
+		mustEqual(t, ed, "NaN", ed.MustEval(t, `isnan(vigor#request('vtest', 'echo', [0.0/0]))`), int64(1))
+		mustEqual(t, ed, "into a float64", ed.MustEval(t, `isinf(vigor#request('vtest', 'float', [1.0/0]))`), int64(1))
+		mustEqual(t, ed, "inside a List and a Dict",
+			ed.MustEval(t, `map(vigor#request('vtest', 'echo', [[1.0/0, 0.0/0, {'k': -1.0/0}]]), {_, v -> type(v) == v:t_dict ? isinf(v.k) : isinf(v) + 10 * isnan(v)})`),
+			[]any{int64(1), int64(10), int64(-1)})
+		// The plugin calls the editor, which answers with Infinity.
+		mustEqual(t, ed, "a result from the editor", ed.MustEval(t, `isinf(vigor#request('vtest', 'call', ['eval', ['1.0 / 0']]))`), int64(1))
+		mustEqual(t, ed, "still serving", ed.MustEval(t, `vigor#request('vtest', 'greet', ['x'])`), "Hello, x!")
+	})
+}

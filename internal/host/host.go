@@ -108,7 +108,11 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	if args == nil {
 		args = []any{}
 	}
-	raw, err := v.c.Call(ctx, vimFunc(fn), args)
+	name, params := vimFunc(fn), args
+	if isBuiltin(fn) && v.callback() {
+		name, params = protocol.FuncVimLegacy, []any{fn, args}
+	}
+	raw, err := v.c.Call(ctx, name, params)
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
 			return nil, &CallError{Fn: fn, Msg: vimMessage(fn, re.Error())}
@@ -116,6 +120,30 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 		return nil, err
 	}
 	return raw, nil
+}
+
+// callback reports whether calls reach the runtime's channel callback, a
+// def function (the codec's default), rather than Vim's "call" command.
+func (v *Vim) callback() bool {
+	c, ok := v.codec.(*vimjson.Codec)
+	return !ok || !c.CallCommand
+}
+
+// isBuiltin reports whether fn names a builtin function: only those have
+// a lower-case name without a scope or an autoload part. In a def function
+// some builtins (eval(), execute(), map() with a String...) read Vim9
+// script, so the adapter runs builtins through protocol.FuncVimLegacy from
+// the def functions, as they run everywhere else.
+func isBuiltin(fn string) bool {
+	if fn == "" || fn[0] < 'a' || fn[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(fn); i++ {
+		if c := fn[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // vimFunc returns the name under which Vim9 script's call() finds fn: a
@@ -181,6 +209,10 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 				b = append(b, ',')
 			}
 			b = append(b, '[')
+			builtin := isBuiltin(c.Fn)
+			if builtin { // [legacy, [fn, args]]
+				b = append(b, `"`+protocol.FuncVimLegacy+`",[`...)
+			}
 			var err error
 			if b, err = vimjson.AppendValue(b, vimFunc(c.Fn)); err != nil {
 				return b, err
@@ -190,6 +222,9 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 				b = append(b, '[', ']')
 			} else if b, err = vimjson.AppendValue(b, c.Args); err != nil {
 				return b, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
+			}
+			if builtin {
+				b = append(b, ']')
 			}
 			b = append(b, ']')
 		}

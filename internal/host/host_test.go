@@ -235,9 +235,10 @@ func TestVimCall(t *testing.T) {
 	}
 }
 
-// Vim9's call() needs "g:" to find a global function; other names go as
-// they are. Notifications go through Vim's own "call" command, which finds
-// global functions without it.
+// Vim9's call() needs "g:" to find a global function; builtins (lower-case
+// names) go through protocol.FuncVimLegacy, so that they read legacy
+// script; other names go as they are. Notifications go through Vim's own
+// "call" command, which finds global functions without it.
 func TestVimFunctionNames(t *testing.T) {
 	for _, tt := range []struct{ fn, want string }{
 		{"Foo", "g:Foo"},
@@ -258,8 +259,12 @@ func TestVimFunctionNames(t *testing.T) {
 		if _, err := vim.Call(bg, tt.fn, nil); err != nil {
 			t.Fatal(err)
 		}
-		if got := f.only(t).method; got != tt.want {
-			t.Errorf("Call(%q) sent %q, want %q", tt.fn, got, tt.want)
+		builtin := tt.fn == "strftime" || tt.fn == "foo_bar"
+		sent := f.only(t)
+		if builtin {
+			checkSent(t, sent, false, protocol.FuncVimLegacy, []any{tt.fn, []any{}})
+		} else if sent.method != tt.want {
+			t.Errorf("Call(%q) sent %q, want %q", tt.fn, sent.method, tt.want)
 		}
 
 		f, vim = vimAdapter(`[[1],null]`, nil)
@@ -267,6 +272,9 @@ func TestVimFunctionNames(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := wire.Raw(`[[` + string(mustValue(t, tt.want)) + `,[]]]`)
+		if builtin {
+			want = wire.Raw(`[["` + protocol.FuncVimLegacy + `",["` + tt.fn + `",[]]]]`)
+		}
 		checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{want})
 
 		f, vim = vimAdapter("", nil)
@@ -330,6 +338,9 @@ func TestVimCallError(t *testing.T) {
 // answers as they come on the channel.
 func TestVimCallOverSession(t *testing.T) {
 	sess, v := vimSession(t, func(fn string, args []any) string {
+		if fn == protocol.FuncVimLegacy && len(args) == 2 {
+			fn, _ = args[0].(string)
+		}
 		switch fn {
 		case "strftime":
 			return `["2024",null]`
@@ -379,7 +390,8 @@ func TestVimCallOverSession(t *testing.T) {
 
 	// What the channel callback got: the session numbers its calls from 1,
 	// so Foo's error above came as [-3,[null,"E117: Unknown function: g:Foo"]].
-	want := []string{`[-1,"strftime",["%Y"]]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,"strftime",["%Y"]]`}
+	strftime := `"` + protocol.FuncVimLegacy + `",["strftime",["%Y"]]`
+	want := []string{`[-1,` + strftime + `]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,` + strftime + `]`}
 	if calls := v.received(); !reflect.DeepEqual(calls, want) {
 		t.Errorf("Vim got the calls\n%q\nwant\n%q", calls, want)
 	}
@@ -437,13 +449,16 @@ func TestVimBatch(t *testing.T) {
 		t.Errorf("results %q, want %q", rawStrings(got), want)
 	}
 	// The calls are sent pre-encoded, in one wire.Raw.
-	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(`[["a",[]],["b",[1,"x"]],["c",[]]]`)})
+	// (Builtins, as these lower-case names are, go through FuncVimLegacy.)
+	l := `"` + protocol.FuncVimLegacy + `",`
+	calls := `[[` + l + `["a",[]]],[` + l + `["b",[1,"x"]]],[` + l + `["c",[]]]]`
+	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(calls)})
 	// The request encodes as the runtime's channel callback expects.
 	b, err := vimjson.New(strings.NewReader("")).AppendRequest(nil, 1, f.sent[0].method, f.sent[0].params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[0,[-1,"` + protocol.FuncVimBatch + `",[[["a",[]],["b",[1,"x"]],["c",[]]]]]]` + "\n"
+	want := `[0,[-1,"` + protocol.FuncVimBatch + `",[` + calls + `]]]` + "\n"
 	if string(b) != want {
 		t.Errorf("wire form %s, want %s", b, want)
 	}

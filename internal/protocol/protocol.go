@@ -53,5 +53,8 @@ const (
 	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
 	FuncVimCall   = "vigor#_internal#api#vim#call"    // (fn, args) -> [result, error|v:null]
 	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
+	// FuncVimLegacy runs a builtin function in a legacy context, for the
+	// two def functions above (see internal/host).
+	FuncVimLegacy = "vigor#_internal#api#vim#legacy" // (fn, args) -> result
 
 )

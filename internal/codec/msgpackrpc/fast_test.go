@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -248,22 +249,6 @@ func BenchmarkSplitList1000(b *testing.B) {
 	})
 }
 
-// trickle hands out its bytes a few at a time, as a pipe may.
-type trickle struct {
-	b    []byte
-	step int
-}
-
-func (r *trickle) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := min(len(p), r.step, len(r.b))
-	copy(p, r.b[:n])
-	r.b = r.b[n:]
-	return n, nil
-}
-
 // checkFrames reads b with readFrame, whole and in pieces, and with the
 // decoder: every frame that the decoder finds must come out the same, and
 // readFrame must fail where the decoder does.
@@ -280,18 +265,23 @@ func checkFrames(t *testing.T, b []byte) {
 		}
 		want = append(want, f)
 	}
-	for _, step := range []int{len(b) + 1, 1, 3} {
-		c := New(&trickle{b: b, step: step})
+	readers := map[string]io.Reader{
+		"whole":       bytes.NewReader(b),
+		"byte a time": iotest.OneByteReader(bytes.NewReader(b)),
+		"halves":      iotest.HalfReader(bytes.NewReader(b)),
+	}
+	for how, r := range readers {
+		c := New(r)
 		for i := 0; ; i++ {
 			f, err := c.readFrame()
 			if i == len(want) {
 				if err == nil || (err == io.EOF) != (wantErr == io.EOF) {
-					t.Fatalf("% x, step %d: frame %d: readFrame = % x, %v; the decoder: %v", b, step, i, f, err, wantErr)
+					t.Fatalf("% x, read %s: frame %d: readFrame = % x, %v; the decoder: %v", b, how, i, f, err, wantErr)
 				}
 				break
 			}
 			if err != nil || !bytes.Equal(f, want[i]) {
-				t.Fatalf("% x, step %d: frame %d: readFrame = % x, %v; the decoder = % x", b, step, i, f, err, want[i])
+				t.Fatalf("% x, read %s: frame %d: readFrame = % x, %v; the decoder = % x", b, how, i, f, err, want[i])
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package vimjson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -369,6 +370,75 @@ func appendString(b []byte, s string) []byte {
 // int64, Floats float64, Lists []any and Dicts map[string]any. Into a
 // []byte, a List of Numbers (a Vim Blob) or a String is accepted.
 func Unmarshal(r wire.Raw, v any) error {
+	err := unmarshal(r, v)
+	var se *json.SyntaxError
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	// Vim writes NaN and the infinities as bare words, which JSON lacks.
+	if f, ok := nonFiniteWord(bytes.TrimSpace(r)); ok {
+		switch p := v.(type) {
+		case *float64:
+			*p = f
+			return nil
+		case *any:
+			*p = f
+			return nil
+		}
+	}
+	fixed, ok := markNonFinite(r)
+	if !ok {
+		return err
+	}
+	if err := unmarshal(fixed, v); err != nil {
+		return fmt.Errorf("a NaN or Infinity Float from Vim decodes only into float64 or any: %w", err)
+	}
+	return nil
+}
+
+// Vim's words for the Floats that JSON lacks, and the strings that
+// markNonFinite puts in their place (Vim strings cannot hold a NUL, so no
+// String from Vim looks like these); fixNumbers turns them back.
+var nonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}
+
+func nonFiniteWord(r []byte) (float64, bool) {
+	f, ok := nonFinite[string(r)]
+	return f, ok
+}
+
+// markNonFinite returns r with each NaN, Infinity and -Infinity outside a
+// String replaced by the String "\u0000" followed by the word, and whether
+// it found one.
+func markNonFinite(r []byte) ([]byte, bool) {
+	var out []byte
+	last := 0
+	for i := 0; i < len(r); i++ {
+		switch r[i] {
+		case '"':
+			for i++; i < len(r) && r[i] != '"'; i++ {
+				if r[i] == '\\' {
+					i++
+				}
+			}
+		case 'N', 'I', '-':
+			for _, w := range [...]string{"NaN", "Infinity", "-Infinity"} {
+				if bytes.HasPrefix(r[i:], []byte(w)) {
+					out = append(out, r[last:i]...)
+					out = append(out, `"\u0000`+w+`"`...)
+					i += len(w) - 1
+					last = i + 1
+					break
+				}
+			}
+		}
+	}
+	if out == nil {
+		return r, false
+	}
+	return append(out, r[last:]...), true
+}
+
+func unmarshal(r wire.Raw, v any) error {
 	switch p := v.(type) {
 	case *any:
 		if x, ok := fastScalar(r); ok {
@@ -489,6 +559,12 @@ func fastString(r wire.Raw) (string, bool) {
 
 func fixNumbers(x any) any {
 	switch v := x.(type) {
+	case string:
+		if len(v) > 1 && v[0] == 0 {
+			if f, ok := nonFinite[v[1:]]; ok {
+				return f
+			}
+		}
 	case json.Number:
 		s := string(v)
 		if !bytes.ContainsAny([]byte(s), ".eE") {

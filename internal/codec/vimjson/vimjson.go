@@ -25,10 +25,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -41,8 +41,6 @@ type Codec struct {
 	CallCommand bool
 
 	br     *bufio.Reader
-	dec    *json.Decoder
-	buf    []json.RawMessage
 	chunks int // chunked messages sent so far, for their keys
 }
 
@@ -71,32 +69,18 @@ const (
 
 // New returns a codec that reads messages from r.
 func New(r io.Reader) *Codec {
-	br := bufio.NewReaderSize(r, 64<<10)
-	return &Codec{br: br, dec: json.NewDecoder(br)}
+	return &Codec{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
 // Buffered reports whether bytes of another message were read from the
 // stream but not yet decoded: it returns 0 when what is left is white space
-// (Vim ends each message with a newline) and 1 otherwise. It allocates
-// nothing but the decoder's view of its buffer; the session calls it for
-// every message.
+// (Vim ends each message with a newline) and 1 otherwise. The session calls
+// it for every message.
 func (c *Codec) Buffered() int {
-	if r, ok := c.dec.Buffered().(io.ByteReader); ok {
-		for {
-			ch, err := r.ReadByte()
-			if err != nil {
-				break
-			}
-			if !isSpace(ch) {
-				return 1
-			}
-		}
-	}
-	if b, err := c.br.Peek(c.br.Buffered()); err == nil {
-		for _, ch := range b {
-			if !isSpace(ch) {
-				return 1
-			}
+	b, _ := c.br.Peek(c.br.Buffered())
+	for _, ch := range b {
+		if !isSpace(ch) {
+			return 1
 		}
 	}
 	return 0
@@ -109,28 +93,24 @@ var _ wire.Codec = (*Codec)(nil)
 // ReadMessage implements wire.Codec.
 func (c *Codec) ReadMessage(m *wire.Message) error {
 	m.Reset()
-	c.buf = c.buf[:0]
-	if err := c.dec.Decode(&c.buf); err != nil {
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			return fmt.Errorf("%w: Vim sent a %s where a message list was expected", wire.ErrMalformed, ute.Value)
-		}
+	frame, err := c.readFrame()
+	if err != nil {
 		return err
 	}
-	if len(c.buf) != 2 {
-		return fmt.Errorf("%w: Vim sent a list of %d items; a message is [id, value]", wire.ErrMalformed, len(c.buf))
+	idRaw, body, ok := splitPair(frame)
+	if !ok {
+		if items, err := SplitList(frame); err == nil {
+			return fmt.Errorf("%w: Vim sent a list of %d items; a message is [id, value]", wire.ErrMalformed, len(items))
+		}
+		return fmt.Errorf("%w: Vim sent %s where a message list was expected", wire.ErrMalformed, describe(frame))
 	}
-	var id int64
-	if err := json.Unmarshal(c.buf[0], &id); err != nil {
-		return fmt.Errorf("%w: message id %s is not a Number", wire.ErrMalformed, c.buf[0])
+	id, err := strconv.ParseInt(string(idRaw), 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: message id %.40s is not a Number", wire.ErrMalformed, idRaw)
 	}
 	if id < 0 {
 		m.Kind = wire.Response
 		m.ID = -id
-		// The pair's parts own these bytes now: encoding/json would
-		// decode the next message into them in place.
-		body := c.buf[1]
-		c.buf[1] = nil
 		result, errVal, ok := splitPair(body)
 		if !ok && string(bytes.TrimSpace(body)) == `"ERROR"` {
 			// Vim's own answer when a "call" command fails outright.
@@ -157,21 +137,149 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 		m.Kind = wire.Request
 		m.ID = id
 	}
-	var call []json.RawMessage
-	if err := json.Unmarshal(c.buf[1], &call); err != nil || len(call) != 2 {
+	method, params, ok := splitPair(body)
+	if !ok {
 		return fmt.Errorf("%w: the body of message %d is not [method, params]", wire.ErrMalformed, id)
 	}
-	if err := json.Unmarshal(call[0], &m.Method); err != nil {
+	if err := json.Unmarshal(method, &m.Method); err != nil {
 		return fmt.Errorf("%w: the method name of message %d is not a String", wire.ErrMalformed, id)
 	}
-	var params []json.RawMessage
-	if err := json.Unmarshal(call[1], &params); err != nil {
+	if isNull(params) {
+		return nil // as encoding/json reads null into a slice
+	}
+	if m.Params, err = SplitList(params); err != nil {
 		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
 	}
-	for _, p := range params {
-		m.Params = append(m.Params, wire.Raw(p))
-	}
 	return nil
+}
+
+// describe names the type of a frame that is not a message, for errors.
+func describe(frame []byte) string {
+	if _, ok := nonFiniteWord(frame); !ok && !json.Valid(frame) {
+		return fmt.Sprintf("%.40q, which is not JSON,", frame)
+	}
+	if t := TypeName(frame); t != "v:null" {
+		return "a " + t
+	}
+	return "v:null"
+}
+
+// readFrame reads the next JSON value of the stream, whole, without
+// decoding it: a hand scanner finds its end (frameScanner). Vim writes
+// NaN and the infinities as bare words, which JSON lacks; the scanner
+// passes them, so such a value fails only its own decoding, not the
+// channel. Bytes that are not JSON are read as a frame of their own, which
+// ReadMessage reports as malformed; only a value cut short by the end of
+// the stream ends it (io.ErrUnexpectedEOF).
+func (c *Codec) readFrame() ([]byte, error) {
+	// The white space between messages.
+	for {
+		b, err := c.br.Peek(1)
+		if err != nil {
+			return nil, err
+		}
+		if !isSpace(b[0]) {
+			break
+		}
+		b, _ = c.br.Peek(c.br.Buffered())
+		k := 0
+		for k < len(b) && isSpace(b[k]) {
+			k++
+		}
+		_, _ = c.br.Discard(k)
+	}
+	var s frameScanner
+	var frame []byte // the bytes of earlier buffers, for a long message
+	for {
+		b, _ := c.br.Peek(c.br.Buffered())
+		n, done := s.scan(b)
+		if done {
+			if frame == nil {
+				frame = make([]byte, n)
+				copy(frame, b)
+			} else {
+				frame = append(frame, b[:n]...)
+			}
+			_, _ = c.br.Discard(n)
+			return frame, nil
+		}
+		frame = append(frame, b...)
+		_, _ = c.br.Discard(len(b))
+		if _, err := c.br.Peek(1); err != nil {
+			if err == io.EOF {
+				if s.scalar { // a bare word or number at the very end
+					return frame, nil
+				}
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+}
+
+// frameScanner finds where a JSON value ends in a stream, one buffer at a
+// time: its state carries over from one call of scan to the next.
+type frameScanner struct {
+	depth    int  // open Lists and Dicts
+	inString bool // inside a String
+	escaped  bool // after a backslash in a String
+	scalar   bool // the value is a bare word or number
+}
+
+// scan goes on over b, the bytes that follow those it has seen, and
+// returns how many of them belong to the value and whether the value ends
+// there. The first byte it sees is not white space.
+func (s *frameScanner) scan(b []byte) (n int, done bool) {
+	for i := 0; i < len(b); i++ {
+		if s.inString {
+			if s.escaped {
+				s.escaped = false
+				continue
+			}
+			// Jump to the next quote or backslash.
+			k := bytes.IndexAny(b[i:], `"\`)
+			if k < 0 {
+				return len(b), false
+			}
+			i += k
+			if b[i] == '\\' {
+				s.escaped = true
+				continue
+			}
+			s.inString = false
+			if s.depth == 0 {
+				return i + 1, true
+			}
+			continue
+		}
+		c := b[i]
+		if s.scalar {
+			if isSpace(c) || strings.IndexByte(`[]{},":`, c) >= 0 {
+				return i, true
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			s.inString = true
+		case '[', '{':
+			s.depth++
+		case ']', '}':
+			if s.depth <= 1 {
+				return i + 1, true // the value's end, or a stray bracket
+			}
+			s.depth--
+		case ' ', '\t', '\r', '\n', ',', ':':
+			if s.depth == 0 {
+				return i + 1, true // a stray separator
+			}
+		default:
+			if s.depth == 0 {
+				s.scalar = true
+			}
+		}
+	}
+	return len(b), false
 }
 
 // AppendRequest implements wire.Codec: [0, [-id, method, params]], which
@@ -353,6 +461,9 @@ func SplitList(r wire.Raw) ([]wire.Raw, error) {
 		end, err := skipValue(r, i)
 		if err != nil {
 			return nil, err
+		}
+		if end == i {
+			return nil, fmt.Errorf("%w: unexpected %q in a List", wire.ErrMalformed, r[i])
 		}
 		out = append(out, r[i:end])
 		i = skipSpace(r, end)

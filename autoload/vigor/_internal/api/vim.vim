@@ -64,6 +64,16 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
   endtry
 enddef
 
+" Runs the builtin function fn in a legacy context. on_call() and batch()
+" are def functions, where eval(), execute() and the other builtins that
+" read Vim script from a String would read it as Vim9 script; on Neovim and
+" through Vim's "call" command they read legacy script. The SDK sends calls
+" of builtins (lower-case names) through here from those two places (about
+" 2 us a call).
+function! vigor#_internal#api#vim#legacy(fn, args) abort
+  return call(a:fn, a:args)
+endfunction
+
 " Returns [results, v:null] or [results so far, [index, error]]. It runs
 " inside on_call() or vigor#_internal#api#vim#call(), where errors are
 " live, so its try/catch sees them.
