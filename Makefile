@@ -26,14 +26,15 @@ vet:
 unit:
 	$(GO) test -race -count=1 ./...
 
-## fuzz: a short fuzz run of both decoders and of the msgpack framing, with
-## their seed corpora.
+## fuzz: a short fuzz run of both decoders and both framings, with their
+## seed corpora.
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 	$(GO) test -run='^$$' -fuzz='^FuzzReadMessage$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
+	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 
 ## bench: the main job: vigor bench in Vim and Neovim, against the baseline
 ## client, with denops-benchmark's settings (size 64, count 1000, n 100).
