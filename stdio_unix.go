@@ -12,7 +12,7 @@ import (
 // Vim's job channel is a pipe. There fd 1 is made non-blocking and served
 // by Go's runtime poller: a write to a full pipe (a large message while Vim
 // is busy) then parks only the goroutine, and Vim's batches are faster so
-// (BENCHMARKS.md, "Blocking stdout").
+// (BENCHMARKS.md, third session: about 13% in six pairs of runs).
 //
 // Neovim's job channel is a Unix socket. Every time Neovim reads from it,
 // the kernel reports the socket writable again, and a descriptor on the
