@@ -76,6 +76,20 @@ func BenchmarkReadBatchReply1000(b *testing.B) {
 	benchRead(b, frame)
 }
 
+// A reply longer than the read buffer (64 KiB): 10000 lines of 40
+// characters, as nvim_buf_get_lines of a large buffer returns.
+func BenchmarkReadLongReply(b *testing.B) {
+	lines := make([]string, 10000)
+	for i := range lines {
+		lines[i] = strings.Repeat("x", 40)
+	}
+	frame, err := msgpack.Marshal([]any{1, 7, nil, lines})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRead(b, frame)
+}
+
 func BenchmarkReadReplyAndUnmarshal(b *testing.B) {
 	frame := replyFrame(b)
 	c := msgpackrpc.New(&repeatReader{frame: frame})

@@ -3,6 +3,7 @@ package msgpackrpc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -275,16 +276,26 @@ func checkFrames(t *testing.T, b []byte) {
 		for i := 0; ; i++ {
 			f, err := c.readFrame()
 			if i == len(want) {
-				if err == nil || (err == io.EOF) != (wantErr == io.EOF) {
-					t.Fatalf("% x, read %s: frame %d: readFrame = % x, %v; the decoder: %v", b, how, i, f, err, wantErr)
+				// (A message cut short may end in io.ErrUnexpectedEOF where
+				// the decoder says io.EOF.)
+				if err == nil || err == io.EOF && wantErr != io.EOF {
+					t.Fatalf("%s, read %s: frame %d: readFrame = %s, %v; the decoder: %v", short(b), how, i, short(f), err, wantErr)
 				}
 				break
 			}
 			if err != nil || !bytes.Equal(f, want[i]) {
-				t.Fatalf("% x, read %s: frame %d: readFrame = % x, %v; the decoder = % x", b, how, i, f, err, want[i])
+				t.Fatalf("%s, read %s: frame %d: readFrame = %s, %v; the decoder = %s", short(b), how, i, short(f), err, short(want[i]))
 			}
 		}
 	}
+}
+
+// short shows the start of b, for failures.
+func short(b []byte) string {
+	if len(b) > 48 {
+		return fmt.Sprintf("% x ... (%d bytes)", b[:48], len(b))
+	}
+	return fmt.Sprintf("% x", b)
 }
 
 func TestReadFrameMatchesDecoder(t *testing.T) {
@@ -294,6 +305,7 @@ func TestReadFrameMatchesDecoder(t *testing.T) {
 		[]any{0, 8, "nvim_call_function", []any{"f", []any{strings.Repeat("x", 300)}}},
 		[]any{2, "ev", []any{map[string]any{"k": []any{1.5, true}}, msgpack.RawMessage{0xd4, 1, 2}}},
 		[]any{1, 9, nil, strings.Repeat("y", 100000)}, // longer than the read buffer
+		[]any{1, 10, nil, []any{make([]int, 40000), []any{[]any{strings.Repeat("z", 300)}, map[string]any{"k": make([]any, 30000)}}}},
 	} {
 		b, err := msgpack.Marshal(v)
 		if err != nil {
@@ -312,4 +324,62 @@ func FuzzReadFrame(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { checkFrames(t, b) })
+}
+
+// checkScanner feeds b to a scanner in growing prefixes, as readLong does:
+// what it says it needs must never pass the object's end (readLong would
+// wait for bytes of the next message), and where it ends must be where
+// skip says.
+func checkScanner(t *testing.T, b []byte) {
+	want, werr := skip(b, 0)
+	var s scanner
+	have := min(1, len(b))
+	for {
+		end, err := s.scan(b[:have])
+		if err == errCutShort {
+			if end <= have {
+				t.Fatalf("% x: with %d bytes the scanner needs %d", b, have, end)
+			}
+			if werr == nil && end > want {
+				t.Fatalf("% x: with %d bytes the scanner needs %d, past the end %d", b, have, end, want)
+			}
+			if end > len(b) {
+				if have < len(b) {
+					have = len(b) // all there is, to meet a bad byte
+					continue
+				}
+				if werr == nil {
+					t.Fatalf("% x: the scanner needs %d bytes; skip: %d", b, end, want)
+				}
+				return
+			}
+			have = end
+			continue
+		}
+		if (err == nil) != (werr == nil) || err == nil && end != want || werr == errCutShort {
+			t.Fatalf("% x: scanner %d, %v; skip %d, %v", b, end, err, want, werr)
+		}
+		return
+	}
+}
+
+func TestScannerResumes(t *testing.T) {
+	for _, v := range []any{
+		nil, 1, "abc", strings.Repeat("x", 300), []any{}, []any{1, "a", []any{nil, []any{2}}},
+		map[string]any{"k": []any{1.5, true}}, make([]any, 100), msgpack.RawMessage{0xd4, 1, 2},
+		[]any{[]any{[]any{[]any{}}}, "tail"},
+	} {
+		b, err := msgpack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkScanner(t, b)
+	}
+}
+
+func FuzzScannerResumes(f *testing.F) {
+	for _, s := range []string{"\x93\x01\x92\xa1a\xc0\x90", "\xdc\x00\x03\x01\x02\x03", "\x81\xa1k\x91\x01", "\xd9\x05hello", "\xc1"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkScanner(t, b) })
 }

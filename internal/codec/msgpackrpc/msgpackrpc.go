@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -103,12 +104,12 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 	return err
 }
 
-// readFrame reads the next message's bytes. A message that is in the read
-// buffer whole (as replies and requests mostly are) is found there by skip,
+// readFrame reads the next message's bytes. A message is found by skip,
 // without the decoder, which reads a value one item at a time through
-// io.Reader calls (10 µs for a 1000-call batch's results). Anything else
-// (a message longer than the buffer, bytes skip does not accept) goes to
-// the decoder, which also makes the errors.
+// io.Reader calls (10 µs for a 1000-call batch's results): in the read
+// buffer when it fits there whole (as replies and requests mostly do), by
+// readLong when it is longer. Bytes that skip does not accept go to the
+// decoder, which makes the errors.
 func (c *Codec) readFrame() ([]byte, error) {
 	for {
 		n := c.br.Buffered()
@@ -119,21 +120,61 @@ func (c *Codec) readFrame() ([]byte, error) {
 			continue
 		}
 		buf, _ := c.br.Peek(n)
-		end, err := skip(buf, 0, 0)
+		end, err := skip(buf, 0)
 		if err == nil {
 			frame := make([]byte, end)
 			copy(frame, buf)
 			_, _ = c.br.Discard(end)
 			return frame, nil
 		}
-		if err != errCutShort || end > c.br.Size() {
+		if err != errCutShort {
 			return c.dec.DecodeRaw()
+		}
+		if end > c.br.Size() {
+			return c.readLong(end)
 		}
 		// The rest of the message is on its way: wait for the end bytes it
 		// needs at least, then look again.
 		if _, err := c.br.Peek(end); err != nil {
 			return c.dec.DecodeRaw()
 		}
+	}
+}
+
+// readLong reads a message longer than the read buffer, of need bytes at
+// least. It takes bytes from the stream only up to what the message needs
+// at least, so none of the next message's, and looks again with skip each
+// time it has them.
+func (c *Codec) readLong(need int) ([]byte, error) {
+	frame := make([]byte, 0, 2*c.br.Size())
+	var s scanner
+	for {
+		for len(frame) < need {
+			if len(frame) == cap(frame) {
+				// Doubling, not to need: a claimed length is not yet bytes.
+				grown := make([]byte, len(frame), 2*cap(frame))
+				copy(grown, frame)
+				frame = grown
+			}
+			// Past the buffered bytes, bufio reads straight into frame.
+			n, err := c.br.Read(frame[len(frame):min(need, cap(frame))])
+			frame = frame[:len(frame)+n]
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return nil, err
+			}
+		}
+		end, err := s.scan(frame)
+		if err == nil {
+			return frame, nil
+		}
+		if err != errCutShort {
+			// Part of the message is read: the stream cannot go on.
+			return nil, fmt.Errorf("msgpack: %s", strings.TrimPrefix(err.Error(), wire.ErrMalformed.Error()+": "))
+		}
+		need = end // more than len(frame)
 	}
 }
 
@@ -206,7 +247,7 @@ func (c *Codec) readParams(m *wire.Message, frame []byte) error {
 // item returns the next value of frame, without copying it.
 func (c *Codec) item(frame []byte) (wire.Raw, error) {
 	start := len(frame) - c.frame.Len()
-	end, err := skip(frame, start, 0)
+	end, err := skip(frame, start)
 	if err != nil {
 		// The frame is a whole msgpack object: this does not happen.
 		return nil, err
@@ -452,7 +493,7 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	}
 	out := make([]wire.Raw, n)
 	for k := range out {
-		end, err := skip(r, i, 0)
+		end, err := skip(r, i)
 		if err != nil {
 			return nil, err
 		}
@@ -489,15 +530,112 @@ var errCutShort = fmt.Errorf("%w: a value is cut short", wire.ErrMalformed)
 const maxDepth = 10000
 
 // skip returns where the msgpack object that starts at r[i] ends.
-func skip(r []byte, i, depth int) (int, error) {
+// When r ends first, the error is errCutShort and the int is how long r
+// must be at least.
+func skip(r []byte, i int) (int, error) { return skipIn(r, i, 0) }
+
+func skipIn(r []byte, i, depth int) (int, error) {
 	if depth > maxDepth {
 		return 0, fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
 	}
+	end, items, err := header(r, i)
+	if err != nil {
+		return end, err
+	}
+	for ; items > 0; items-- {
+		if end < len(r) {
+			if c := r[end]; c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 {
+				end++ // a one-byte item (a batch's results mostly are)
+				continue
+			}
+		}
+		e, err := skipIn(r, end, depth+1)
+		if err == errCutShort {
+			return e + items - 1, err // each item still to come takes a byte at least
+		}
+		if err != nil {
+			return 0, err
+		}
+		end = e
+	}
+	return end, nil
+}
+
+// scanner does what skip does for a message that arrives in pieces
+// (readLong): it stops where its bytes end and goes on when more have
+// come, so that it looks at each byte once, not once per piece.
+type scanner struct {
+	pos     int   // where the next item starts
+	left    []int // items still to come in each open List or Dict
+	started bool
+}
+
+// scan goes on over r, which holds the bytes scanned before and maybe more,
+// and returns where the object ends. When r ends first, the error is
+// errCutShort and the int is how long r must be at least.
+func (s *scanner) scan(r []byte) (int, error) {
+	for !s.started || len(s.left) > 0 {
+		i := s.pos
+		if len(s.left) > 0 && i < len(r) {
+			if c := r[i]; c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 {
+				s.pos++ // a one-byte item (a batch's results mostly are)
+				s.done()
+				continue
+			}
+		}
+		end, items, err := header(r, i)
+		if err == errCutShort {
+			// Each item still to come takes a byte at least.
+			for k, n := range s.left {
+				if k == len(s.left)-1 {
+					n-- // the item cut short
+				}
+				end += n
+			}
+			return end, err
+		}
+		if err != nil {
+			return 0, err
+		}
+		s.started = true
+		s.pos = end
+		if len(s.left) > 0 {
+			s.left[len(s.left)-1]--
+		}
+		if items > 0 {
+			if len(s.left) >= maxDepth {
+				return 0, fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
+			}
+			s.left = append(s.left, items)
+		}
+		s.pop()
+	}
+	return s.pos, nil
+}
+
+// done counts an item read in the innermost open List or Dict.
+func (s *scanner) done() {
+	s.left[len(s.left)-1]--
+	s.pop()
+}
+
+// pop closes the Lists and Dicts whose items have all come.
+func (s *scanner) pop() {
+	for len(s.left) > 0 && s.left[len(s.left)-1] == 0 {
+		s.left = s.left[:len(s.left)-1]
+	}
+	s.started = true
+}
+
+// header reads the head of the msgpack object at r[i]: it returns where
+// the object's own bytes end (its payload included) and how many objects
+// follow as its items (a List's items, a Dict's keys and values).
+func header(r []byte, i int) (end, items int, err error) {
 	if i >= len(r) {
-		return i + 1, errCutShort
+		return i + 1, 0, errCutShort
 	}
 	c := r[i]
-	var size, items int // bytes of payload; objects that follow
+	var size int // bytes of payload
 	i++
 	switch {
 	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
@@ -508,7 +646,6 @@ func skip(r []byte, i, depth int) (int, error) {
 	case c >= 0x80 && c <= 0x8f:
 		items = 2 * int(c&0x0f)
 	default:
-		var n uint64
 		var lenBytes int
 		switch c {
 		case 0xcc, 0xd0:
@@ -536,18 +673,19 @@ func skip(r []byte, i, depth int) (int, error) {
 		case 0xc6, 0xdb, 0xc9, 0xdd, 0xdf:
 			lenBytes = 4
 		default:
-			return 0, fmt.Errorf("%w: unknown msgpack code 0x%02x", wire.ErrMalformed, c)
+			return 0, 0, fmt.Errorf("%w: unknown msgpack code 0x%02x", wire.ErrMalformed, c)
 		}
 		if lenBytes > 0 {
 			if len(r)-i < lenBytes {
-				return i + lenBytes, errCutShort
+				return i + lenBytes, 0, errCutShort
 			}
+			var n uint64
 			for _, b := range r[i : i+lenBytes] {
 				n = n<<8 | uint64(b)
 			}
 			i += lenBytes
 			if n > 1<<30 {
-				return 0, fmt.Errorf("%w: a value claims %d bytes", wire.ErrMalformed, n)
+				return 0, 0, fmt.Errorf("%w: a value claims %d bytes", wire.ErrMalformed, n)
 			}
 			switch c {
 			case 0xdc, 0xdd:
@@ -561,27 +699,10 @@ func skip(r []byte, i, depth int) (int, error) {
 			}
 		}
 	}
-	if len(r)-i < size+items { // each item takes a byte at least
-		return i + size + items, errCutShort
+	if len(r)-i < size {
+		return i + size, 0, errCutShort
 	}
-	i += size
-	for ; items > 0; items-- {
-		if i < len(r) {
-			if c := r[i]; c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 {
-				i++ // a one-byte item (a batch's results mostly are)
-				continue
-			}
-		}
-		end, err := skip(r, i, depth+1)
-		if err == errCutShort {
-			return end + items - 1, err
-		}
-		if err != nil {
-			return 0, err
-		}
-		i = end
-	}
-	return i, nil
+	return i + size, items, nil
 }
 
 // AppendAtomicCalls appends the argument of nvim_call_atomic for calls:
