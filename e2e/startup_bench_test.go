@@ -192,14 +192,53 @@ func BenchmarkIdleRSS(b *testing.B) {
 		pid := ed.MustEval(b, `vigor#request('vtest', 'pid', [])`).(int64)
 		b.Run(kind, func(b *testing.B) {
 			var kb int64
+			var wakes, cpu int64
 			for i := 0; i < b.N; i++ {
+				w0, c0 := threadStats(b, pid)
 				time.Sleep(500 * time.Millisecond)
+				w1, c1 := threadStats(b, pid)
+				wakes += w1 - w0
+				cpu += c1 - c0
 				kb = rssKB(b, pid)
 			}
 			b.ReportMetric(float64(kb)/1024, "MiB-RSS")
+			// While idle: how often the plugin's threads run, and for how
+			// long (the Go runtime's housekeeping).
+			secs := float64(b.N) * 0.5
+			b.ReportMetric(float64(wakes)/secs, "idle-wakeups/s")
+			b.ReportMetric(float64(cpu)/1e3/secs, "idle-CPU-µs/s")
 		})
 		ed.Close()
 	}
+}
+
+// threadStats sums, over the threads of process pid, the context switches
+// (each is a wake-up) and the time run, in ns.
+func threadStats(b *testing.B, pid int64) (switches, runNS int64) {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, task := range tasks {
+		dir := fmt.Sprintf("/proc/%d/task/%s/", pid, task.Name())
+		if data, err := os.ReadFile(dir + "schedstat"); err == nil {
+			if f := strings.Fields(string(data)); len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				runNS += n
+			}
+		}
+		data, err := os.ReadFile(dir + "status")
+		if err != nil {
+			continue // the thread has ended
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "voluntary_ctxt_switches:") || strings.HasPrefix(line, "nonvoluntary_ctxt_switches:") {
+				n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+				switches += n
+			}
+		}
+	}
+	return switches, runNS
 }
 
 func rssKB(b *testing.B, pid int64) int64 {
