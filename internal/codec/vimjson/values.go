@@ -376,7 +376,7 @@ func Unmarshal(r wire.Raw, v any) error {
 		return err
 	}
 	// Vim writes NaN and the infinities as bare words, which JSON lacks.
-	if f, ok := nonFiniteWord(bytes.TrimSpace(r)); ok {
+	if f, ok := nonFiniteWord(string(bytes.TrimSpace(r))); ok {
 		switch p := v.(type) {
 		case *float64:
 			*p = f
@@ -390,20 +390,30 @@ func Unmarshal(r wire.Raw, v any) error {
 	if !ok {
 		return err
 	}
-	if err := unmarshal(fixed, v); err != nil {
-		return fmt.Errorf("a NaN or Infinity Float from Vim decodes only into float64 or any: %w", err)
+	switch v.(type) {
+	case *any, *[]any, *map[string]any:
+		// The marks land only in interface values, which fixNumbers
+		// turns back into Floats. (In a string field one would pass for
+		// a String.)
+		return unmarshal(fixed, v)
 	}
-	return nil
+	return fmt.Errorf("a NaN or Infinity Float from Vim decodes only into float64 or any (here %T): %w", v, err)
 }
 
-// Vim's words for the Floats that JSON lacks, and the strings that
-// markNonFinite puts in their place (Vim strings cannot hold a NUL, so no
-// String from Vim looks like these); fixNumbers turns them back.
-var nonFinite = map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}
-
-func nonFiniteWord(r []byte) (float64, bool) {
-	f, ok := nonFinite[string(r)]
-	return f, ok
+// nonFiniteWord returns the Float that Vim writes as word, which JSON lacks.
+// markNonFinite puts such a word as a String of a NUL and the word (Vim
+// strings cannot hold a NUL, so no String from Vim looks like it), which
+// fixNumbers turns back.
+func nonFiniteWord(word string) (float64, bool) {
+	switch word {
+	case "NaN":
+		return math.NaN(), true
+	case "Infinity":
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	return 0, false
 }
 
 // markNonFinite returns r with each NaN, Infinity and -Infinity outside a
@@ -561,7 +571,7 @@ func fixNumbers(x any) any {
 	switch v := x.(type) {
 	case string:
 		if len(v) > 1 && v[0] == 0 {
-			if f, ok := nonFinite[v[1:]]; ok {
+			if f, ok := nonFiniteWord(v[1:]); ok {
 				return f
 			}
 		}

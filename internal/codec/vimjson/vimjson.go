@@ -155,7 +155,7 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 
 // describe names the type of a frame that is not a message, for errors.
 func describe(frame []byte) string {
-	if _, ok := nonFiniteWord(frame); !ok && !json.Valid(frame) {
+	if _, ok := nonFiniteWord(string(frame)); !ok && !json.Valid(frame) {
 		return fmt.Sprintf("%.40q, which is not JSON,", frame)
 	}
 	if t := TypeName(frame); t != "v:null" {
@@ -465,7 +465,7 @@ func SplitList(r wire.Raw) ([]wire.Raw, error) {
 		if end == i {
 			return nil, fmt.Errorf("%w: unexpected %q in a List", wire.ErrMalformed, r[i])
 		}
-		out = append(out, r[i:end])
+		out = append(out, r[i:end:end]) // capped: an append to one item must not reach the next
 		i = skipSpace(r, end)
 		if i >= len(r) {
 			return nil, fmt.Errorf("%w: unterminated List", wire.ErrMalformed)

@@ -616,6 +616,12 @@ func TestReadMessageNonFiniteFloats(t *testing.T) {
 	if err := vimjson.Unmarshal(m.Result, &fs); err == nil || !strings.Contains(err.Error(), "NaN or Infinity") {
 		t.Errorf("into []float64: %v, want an error that names NaN or Infinity", err)
 	}
+	var st struct {
+		S string `json:"s"`
+	}
+	if err := vimjson.Unmarshal(wire.Raw(`{"s":NaN}`), &st); err == nil {
+		t.Errorf("NaN into a string field: no error (%q)", st.S)
+	}
 	if err := c.ReadMessage(&m); err != nil {
 		t.Fatal(err)
 	}
