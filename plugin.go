@@ -140,8 +140,8 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// unload hooks run.
 	signal.Ignore(os.Interrupt)
 	// One P, unless the user chose: a plugin waits on the editor far more
-	// than it computes, and with more Ps every message wakes another OS
-	// thread that finds nothing to do (2-3x slower calls; BENCHMARKS.md).
+	// than it computes, and with more Ps its calls cross vCPUs more often
+	// (1.5-2x slower calls on 2 cores; BENCHMARKS.md).
 	// A plugin that computes in parallel can raise it in setup.
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
