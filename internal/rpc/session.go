@@ -275,7 +275,7 @@ func (s *Session) waitPause() {
 			// A read has ended, so callers are busy: wait for a pause, not
 			// for the next read's end. (Waiting for each read's end woke
 			// this goroutine once per call, and with GOMAXPROCS > 1 a
-			// thread with it: 2-3x slower calls.)
+			// thread with it: Vim call 14-17 ops/ms, now 20-30.)
 		} else {
 			s.baton.Unlock()
 		}
