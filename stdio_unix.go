@@ -24,12 +24,29 @@ import (
 // Stdin stays blocking for both (internal/rpc/direct_linux.go). The
 // descriptors belong to this process alone, so the flag changes nothing
 // for the editor.
+//
+// The file is a duplicate of fd 1: a write to fd 1 or 2 after the editor
+// has gone (a broken pipe) kills a Go program with SIGPIPE, before the
+// plugin's unload hooks run; on another descriptor it fails with EPIPE,
+// which ends the session like the end of its input.
 func channelOut(host string) *os.File {
-	if host == "nvim" {
+	fd, err := dupCloexec(1)
+	if err != nil {
 		return os.Stdout
 	}
-	if err := syscall.SetNonblock(1, true); err != nil {
-		return os.Stdout
+	if host != "nvim" {
+		if err := syscall.SetNonblock(fd, true); err != nil {
+			syscall.Close(fd)
+			return os.Stdout
+		}
 	}
-	return os.NewFile(1, "vigor-channel-out")
+	return os.NewFile(uintptr(fd), "vigor-channel-out")
+}
+
+func dupCloexec(fd int) (int, error) {
+	r, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(r), nil
 }
