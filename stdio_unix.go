@@ -30,10 +30,13 @@ import (
 // plugin's unload hooks run; on another descriptor it fails with EPIPE,
 // which ends the session like the end of its input.
 func channelOut(host string) *os.File {
-	fd, err := dupCloexec(1)
+	// Main calls this before the plugin's code runs, so no exec can
+	// inherit the descriptor between Dup and CloseOnExec.
+	fd, err := syscall.Dup(1)
 	if err != nil {
 		return os.Stdout
 	}
+	syscall.CloseOnExec(fd)
 	if host != "nvim" {
 		if err := syscall.SetNonblock(fd, true); err != nil {
 			syscall.Close(fd)
@@ -41,12 +44,4 @@ func channelOut(host string) *os.File {
 		}
 	}
 	return os.NewFile(uintptr(fd), "vigor-channel-out")
-}
-
-func dupCloexec(fd int) (int, error) {
-	r, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, 0)
-	if errno != 0 {
-		return -1, errno
-	}
-	return int(r), nil
 }

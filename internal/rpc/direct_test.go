@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -49,14 +48,7 @@ func (innerAnswer) Notification(context.Context, *wire.Message)      {}
 // input closes.
 func TestDirectReadsOverPipes(t *testing.T) {
 	for round := 0; round < 5; round++ {
-		aR, aW, err := os.Pipe() // peer -> session
-		if err != nil {
-			t.Fatal(err)
-		}
-		bR, bW, err := os.Pipe() // session -> peer
-		if err != nil {
-			t.Fatal(err)
-		}
+		aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
 		sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
 		peer := &echoPeer{}
 		peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
@@ -161,15 +153,7 @@ func vimPeer(r io.Reader, w io.Writer) error {
 // ways: callers reading their own replies get their own results, errors and
 // failed answers (the codec unwraps [result, error]).
 func TestDirectReadsOverPipesVim(t *testing.T) {
-	aR, aW, err := os.Pipe() // Vim -> session
-	if err != nil {
-		t.Fatal(err)
-	}
-	bR, bW, err := os.Pipe() // session -> Vim
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bR.Close()
+	aR, aW, bR, bW := rpc.Pipes(t) // Vim -> session, session -> Vim
 	sess := rpc.New(vimjson.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

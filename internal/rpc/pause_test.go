@@ -33,14 +33,7 @@ func (answerOK) Notification(context.Context, *wire.Message) {}
 // input again at once; it does not wait for callers to pause. With the
 // pause set to an hour, a second request would never be read otherwise.
 func TestHandlerEndResumesReadLoop(t *testing.T) {
-	aR, aW, err := os.Pipe() // peer -> session
-	if err != nil {
-		t.Fatal(err)
-	}
-	bR, bW, err := os.Pipe() // session -> peer
-	if err != nil {
-		t.Fatal(err)
-	}
+	aR, aW, bR, bW := Pipes(t)
 	h := &callbackHandler{}
 	s := New(msgpackrpc.New(aR), bW, Options{Handler: h, Input: aR})
 	if s.dir == nil {
@@ -70,4 +63,27 @@ func TestHandlerEndResumesReadLoop(t *testing.T) {
 		t.Fatal("the session did not end when its input closed")
 	}
 	bW.Close()
+}
+
+// Pipes returns two pipes, peer -> session (inR, inW) and session -> peer
+// (outR, outW), all closed when the test ends. (Exported for the tests of
+// package rpc_test.)
+func Pipes(t testing.TB) (inR, inW, outR, outW *os.File) {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err = os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, f := range []*os.File{inR, inW, outR, outW} {
+			f.Close()
+		}
+	})
+	return inR, inW, outR, outW
 }

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -122,8 +121,7 @@ func (c *Codec) readFrame() ([]byte, error) {
 		buf, _ := c.br.Peek(n)
 		end, err := skip(buf, 0)
 		if err == nil {
-			frame := make([]byte, end)
-			copy(frame, buf)
+			frame := bytes.Clone(buf[:end])
 			_, _ = c.br.Discard(end)
 			return frame, nil
 		}
@@ -171,8 +169,9 @@ func (c *Codec) readLong(need int) ([]byte, error) {
 			return frame, nil
 		}
 		if err != errCutShort {
-			// Part of the message is read: the stream cannot go on.
-			return nil, fmt.Errorf("msgpack: %s", strings.TrimPrefix(err.Error(), wire.ErrMalformed.Error()+": "))
+			// Part of the message is read: the stream cannot go on, so the
+			// error must not claim to be ErrMalformed.
+			return nil, fmt.Errorf("a message cannot be read: %v", err)
 		}
 		need = end // more than len(frame)
 	}
@@ -336,18 +335,8 @@ func firstErr(errs ...error) error {
 // Unmarshal implements wire.Codec; it is safe for concurrent use. Into *any, integers become int64,
 // floats float64, arrays []any, maps map[string]any and binary []byte.
 func (c *Codec) Unmarshal(r wire.Raw, v any) error {
-	if p, ok := v.(*any); ok && *p == nil {
-		if x, ok := fastScalar(r); ok {
-			*p = x
-			return nil
-		}
-	}
-	if p, ok := v.(*string); ok && len(r) > 0 {
-		// Fast path for the common case: a fixstr or str8/16/32.
-		if s, ok := fastString(r); ok {
-			*p = s
-			return nil
-		}
+	if unmarshalFast(r, v) {
+		return nil
 	}
 	vd := c.values.Get().(*valueDecoder)
 	vd.r.Reset(r)
@@ -361,11 +350,8 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 // Unmarshal decodes a msgpack value with the codec's settings. It is safe
 // for concurrent use.
 func Unmarshal(r wire.Raw, v any) error {
-	if p, ok := v.(*any); ok && *p == nil {
-		if x, ok := fastScalar(r); ok {
-			*p = x
-			return nil
-		}
+	if unmarshalFast(r, v) {
+		return nil
 	}
 	d := newValueDecoder(bytes.NewReader(r))
 	return decode(d, v)
@@ -431,6 +417,9 @@ func fixInts(x any) any {
 }
 
 func fastString(r []byte) (string, bool) {
+	if len(r) == 0 {
+		return "", false
+	}
 	c := r[0]
 	switch {
 	case c >= 0xa0 && c <= 0xbf:
@@ -544,8 +533,8 @@ func skipIn(r []byte, i, depth int) (int, error) {
 	}
 	for ; items > 0; items-- {
 		if end < len(r) {
-			if c := r[end]; c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 {
-				end++ // a one-byte item (a batch's results mostly are)
+			if oneByte(r[end]) {
+				end++ // a batch's results mostly are
 				continue
 			}
 		}
@@ -577,8 +566,8 @@ func (s *scanner) scan(r []byte) (int, error) {
 	for !s.started || len(s.left) > 0 {
 		i := s.pos
 		if len(s.left) > 0 && i < len(r) {
-			if c := r[i]; c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 {
-				s.pos++ // a one-byte item (a batch's results mostly are)
+			if oneByte(r[i]) {
+				s.pos++ // a batch's results mostly are
 				s.done()
 				continue
 			}
@@ -627,6 +616,10 @@ func (s *scanner) pop() {
 	s.started = true
 }
 
+// oneByte reports whether c is a whole msgpack object: a fixint, nil or a
+// bool.
+func oneByte(c byte) bool { return c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3 }
+
 // header reads the head of the msgpack object at r[i]: it returns where
 // the object's own bytes end (its payload included) and how many objects
 // follow as its items (a List's items, a Dict's keys and values).
@@ -638,7 +631,7 @@ func header(r []byte, i int) (end, items int, err error) {
 	var size int // bytes of payload
 	i++
 	switch {
-	case c <= 0x7f, c >= 0xe0, c == 0xc0, c == 0xc2, c == 0xc3:
+	case oneByte(c):
 	case c >= 0xa0 && c <= 0xbf:
 		size = int(c & 0x1f)
 	case c >= 0x90 && c <= 0x9f:
@@ -767,6 +760,27 @@ func appendStr(b []byte, s string) []byte {
 		b = append(b, 0xdb, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 	}
 	return append(b, s...)
+}
+
+// unmarshalFast decodes r into v without a decoder when v is an empty *any
+// and r a common scalar (fastScalar), or v a *string and r a str; it
+// reports whether it did.
+func unmarshalFast(r wire.Raw, v any) bool {
+	switch p := v.(type) {
+	case *any:
+		if *p == nil {
+			if x, ok := fastScalar(r); ok {
+				*p = x
+				return true
+			}
+		}
+	case *string:
+		if s, ok := fastString(r); ok {
+			*p = s
+			return true
+		}
+	}
+	return false
 }
 
 // fastScalar decodes the common scalars (nil, booleans, integers, floats

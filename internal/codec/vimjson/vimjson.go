@@ -182,11 +182,7 @@ func (c *Codec) readFrame() ([]byte, error) {
 			break
 		}
 		b, _ = c.br.Peek(c.br.Buffered())
-		k := 0
-		for k < len(b) && isSpace(b[k]) {
-			k++
-		}
-		_, _ = c.br.Discard(k)
+		_, _ = c.br.Discard(skipSpace(b, 0))
 	}
 	var s frameScanner
 	var frame []byte // the bytes of earlier buffers, for a long message
@@ -194,12 +190,7 @@ func (c *Codec) readFrame() ([]byte, error) {
 		b, _ := c.br.Peek(c.br.Buffered())
 		n, done := s.scan(b)
 		if done {
-			if frame == nil {
-				frame = make([]byte, n)
-				copy(frame, b)
-			} else {
-				frame = append(frame, b[:n]...)
-			}
+			frame = append(frame, b[:n]...)
 			_, _ = c.br.Discard(n)
 			return frame, nil
 		}
