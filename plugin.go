@@ -195,6 +195,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p.sess = rpc.New(codec, out, rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
+		Bind:       p.bind,
 		BadMessage: p.badMessage,
 		Input:      input,
 	})
@@ -268,13 +269,15 @@ func (p *Plugin) methodNames() []string {
 	return names
 }
 
-// handlerContext returns a context for one handler: cancelled by an
-// interrupt, by unload, or when the editor goes away.
-func (p *Plugin) handlerContext() (context.Context, context.CancelFunc) {
+// bind returns the context of the handler of a message just read: the
+// current interrupt generation, which an interrupt read after the message
+// cancels however late the handler starts. It is cancelled by unload, and
+// when the editor goes away. The session calls it on its reading
+// goroutine, in the order the messages came (rpc.Options.Bind).
+func (p *Plugin) bind(*wire.Message) context.Context {
 	p.mu.Lock()
-	gen := p.gen
-	p.mu.Unlock()
-	return context.WithCancel(gen)
+	defer p.mu.Unlock()
+	return p.gen
 }
 
 // interrupt cancels every handler's context and starts a new generation.
@@ -395,9 +398,9 @@ const unloadHookTimeout = 2 * time.Second
 type dispatcher Plugin
 
 // Request implements rpc.Handler: vigor#request().
-func (d *dispatcher) Request(_ context.Context, m *wire.Message) any {
+func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
 	p := (*Plugin)(d)
-	res, err := p.run(m.Method, m.Params)
+	res, err := p.run(ctx, m.Method, m.Params)
 	if err != nil {
 		return []any{nil, err.Error()}
 	}
@@ -413,7 +416,7 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 		p.unload(ctx, true)
 		return
 	case protocol.MethodAsync:
-		p.async(m)
+		p.async(ctx, m)
 		return
 	case "nvim_error_event":
 		var v any
@@ -423,33 +426,39 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 		p.log.Error("Neovim reported an error for a notification", "err", v)
 		return
 	}
-	if _, err := p.run(m.Method, m.Params); err != nil {
+	if _, err := p.run(ctx, m.Method, m.Params); err != nil {
 		p.tellError(m.Method, err)
 	}
 }
 
 // async runs a request_async call on its own goroutine and resolves the
 // editor's callbacks.
-func (p *Plugin) async(m *wire.Message) {
+func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 	if len(m.Params) != 4 {
 		p.log.Error("bad $async message", "params", len(m.Params))
 		return
 	}
 	var ok, fail, method string
-	var params []wire.Raw
 	err := errors.Join(p.codec.Unmarshal(m.Params[0], &ok), p.codec.Unmarshal(m.Params[1], &fail),
 		p.codec.Unmarshal(m.Params[2], &method))
-	if err == nil {
-		params, err = p.codec.SplitList(m.Params[3])
-	}
 	if err != nil {
 		p.log.Error("bad $async message", "err", err)
 		return
 	}
+	params, perr := p.codec.SplitList(m.Params[3])
 	p.work.Add(1)
 	go func() {
 		defer p.work.Done()
-		res, err := p.run(method, params)
+		var res any
+		var err error
+		if perr != nil {
+			// The runtime checks this; an answer is still owed, or the
+			// callbacks leak.
+			p.log.Error("bad $async params", "method", method, "err", perr)
+			err = fmt.Errorf("its arguments must be a List, not a %s", p.codec.TypeName(m.Params[3]))
+		} else {
+			res, err = p.run(ctx, method, params)
+		}
 		var args []any
 		if err != nil {
 			args = []any{ok, fail, false, map[string]any{
@@ -470,14 +479,14 @@ func (p *Plugin) async(m *wire.Message) {
 }
 
 // run calls a handler with panic recovery.
-func (p *Plugin) run(method string, params []wire.Raw) (res any, err error) {
+func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res any, err error) {
 	p.mu.Lock()
 	h := p.handlers[method]
 	p.mu.Unlock()
 	if h == nil {
 		return nil, fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
 	}
-	ctx, cancel := p.handlerContext()
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer func() {
 		if r := recover(); r != nil {

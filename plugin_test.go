@@ -194,12 +194,11 @@ func (e *fakeEditor) readVim() error {
 			return err
 		}
 		if len(items) == 2 && string(items[0]) != "0" {
-			// [id, result]: the answer to one of our requests (id > 0).
-			var id int64
-			if err := json.Unmarshal(items[0], &id); err != nil {
-				return err
+			// [id, 0]: the wake-up that follows the answer to our request
+			// id, which came as a call of protocol.FuncReply.
+			if string(items[1]) != "0" {
+				return fmt.Errorf("the plugin answered %s without %s", items[0], protocol.FuncReply)
 			}
-			e.deliver(id, items[1])
 			continue
 		}
 		if len(items) == 2 {
@@ -243,6 +242,15 @@ func (e *fakeEditor) readVim() error {
 		if err := json.Unmarshal(items[1], &fn); err != nil {
 			return err
 		}
+		if fn == protocol.FuncReply {
+			var reply []json.RawMessage
+			var id int64
+			if err := json.Unmarshal(items[2], &reply); err != nil || len(reply) != 2 || json.Unmarshal(reply[0], &id) != nil {
+				return fmt.Errorf("bad answer %s", items[2])
+			}
+			e.deliver(id, reply[1])
+			continue
+		}
 		if err := vimjson.Unmarshal(wire.Raw(items[2]), &args); err != nil {
 			return err
 		}
@@ -276,6 +284,12 @@ func (e *fakeEditor) readNvim() error {
 		if m.Method == "nvim_call_function" && len(params) == 2 {
 			c.fn, _ = params[0].(string)
 			c.args, _ = params[1].([]any)
+		}
+		if c.fn == protocol.FuncReply && !c.request {
+			// The answer [token, [result, error]] to our $request token.
+			id, _ := c.args[0].(int64)
+			e.deliver(id, mustBytes(msgpack.Marshal(c.args[1])))
+			continue
 		}
 		if c.request {
 			res, msg := e.answer(c.fn, c.args)
@@ -348,7 +362,9 @@ func (e *fakeEditor) requestAsync(method string, params ...any) <-chan []any {
 	if e.kind == "vim" {
 		e.sendVim([]any{id, []any{method, params}})
 	} else {
-		e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendRequest(b, id, method, params) }))
+		e.send(e.nvimFrame(func(b []byte) ([]byte, error) {
+			return e.enc.AppendNotification(b, protocol.MethodRequest, []any{id, method, params})
+		}))
 	}
 	return ch
 }

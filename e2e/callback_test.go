@@ -94,7 +94,7 @@ func TestRequestAsyncOnUnloadAndCrash(t *testing.T) {
 		waitLoaded(t, ed, "vtest")
 		ed.MustEval(t, `vigor#request_async('vtest', 'block', [], {v -> 0}, {e -> add(g:ng, e.message)})`)
 		time.Sleep(100 * time.Millisecond)
-		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "closed its channel")
+		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "exited during the call")
 		ed.WaitFor(t, `len(g:ng) == 2`, 10*time.Second)
 		mustEqual(t, ed, "died", ed.MustEval(t, `g:ng[1]`), "the plugin process exited (status 4) before it answered")
 		mustEqual(t, ed, "callbacks left", ed.MustEval(t, `vigor#callback#count()`), int64(0))

@@ -153,7 +153,7 @@ func TestLoadFailures(t *testing.T) {
 			"[vigor] broken: build failed: " + brokenMain + ":8:2: undefined: undefinedFunction",
 			"[vigor] badsetup: failed to load: cannot find the config file",
 			"[vigor] notsdk: the process exited with status 5 (fatal error: this program is not a plugin)",
-			"[vigor] oldproto: it speaks protocol 0 but this Vigor speaks 1",
+			"[vigor] oldproto: it speaks protocol 0 but this Vigor speaks 2",
 			"[vigor] skipped " + filepath.Join(rtp("badname")[0], "vigor", "bad.name"),
 		} {
 			if !strings.Contains(msgs, want) {
@@ -185,7 +185,7 @@ func TestCrashAndRestart(t *testing.T) {
 			t.Fatalf("%s: messages: %s", ed.Kind, m)
 		}
 		// A call in flight when the process dies fails at once.
-		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "[vigor] vtest.die: the plugin process closed its channel during the call")
+		mustThrow(t, ed, `vigor#request('vtest', 'die', [])`, "[vigor] vtest.die: the plugin process exited during the call")
 		waitEvents(t, ed, "vtest", 6)
 		waitLoaded(t, ed, "vtest")
 		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('vtest', 'greet', ['again'])`), "Hello, again!")

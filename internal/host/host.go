@@ -69,6 +69,7 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	switch host {
 	case "vim":
 		c := vimjson.New(r)
+		c.ReplyFunc = protocol.FuncReply
 		switch vimCalls {
 		case "", "callback":
 		case "command":
@@ -78,7 +79,9 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 		}
 		return c, nil
 	case "nvim":
-		return msgpackrpc.New(r), nil
+		c := msgpackrpc.New(r)
+		c.RequestMethod, c.ReplyFunc = protocol.MethodRequest, protocol.FuncReply
+		return c, nil
 	}
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }

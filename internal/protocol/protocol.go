@@ -8,7 +8,7 @@ package protocol
 // its ready message, and a mismatch fails the load with a clear message.
 // Keep it in sync with s:PROTOCOL in autoload/vigor/_internal/plugin.vim
 // (a test checks).
-const Version = 1
+const Version = 2
 
 // Environment variables that the runtime sets for a plugin process.
 const (
@@ -31,6 +31,12 @@ const (
 	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
 	MethodInterrupt = "$interrupt" // notify: [reason?]
 	MethodUnload    = "$unload"    // notify: []
+	// MethodRequest carries vigor#request() on Neovim: a notification
+	// [token, method, params], answered by notifying FuncReply(token,
+	// [result, error]). Neovim's own requests cannot be interrupted, and
+	// Neovim closes the channel when nested requests are answered out of
+	// order; see docs/ARCHITECTURE.md, "Requests".
+	MethodRequest = "$request"
 )
 
 // Editor functions (autoload/vigor/_internal/...) that the SDK calls.
@@ -46,6 +52,10 @@ const (
 	FuncNotify   = "vigor#_internal#api#notify"         // (plugin, fn, args)
 	FuncRedraw   = "vigor#_internal#api#redraw"         // (force)
 	FuncBatch    = "vigor#_internal#api#batch"          // (calls), legacy script, both editors
+	// FuncReply takes the answer to a vigor#request(): on Neovim to a
+	// MethodRequest, on Vim to a request [token, [method, params]] (there it
+	// is followed by the wake-up response [token, 0]).
+	FuncReply = "vigor#_internal#host#reply" // (token, [result, error])
 
 	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
 	// job's channel callback: it runs each call [-id, fn, args] that the

@@ -76,7 +76,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 func TestVersionMatchesRuntime(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim")
 	m := regexp.MustCompile(`(?m)^let s:PROTOCOL = (\d+)\s*$`).FindStringSubmatch(src)
 	if m == nil {
 		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:PROTOCOL = N` line")
@@ -130,7 +130,7 @@ func TestFunctionsExist(t *testing.T) {
 
 // The runtime sets exactly the environment variables that the SDK reads.
 func TestEnvMatchesSpawn(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim")
 	start := strings.Index(src, "function! s:spawn(")
 	if start < 0 {
 		t.Fatal("autoload/vigor/_internal/plugin.vim has no s:spawn()")
@@ -166,7 +166,7 @@ func TestEnvMatchesSpawn(t *testing.T) {
 
 // The runtime sends the reserved methods by the names the SDK expects.
 func TestMethodsSentByRuntime(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim")
 	methods := constants(t, "Method")
 	for _, c := range sortedKeys(methods) {
 		m := methods[c]
@@ -174,7 +174,7 @@ func TestMethodsSentByRuntime(t *testing.T) {
 			t.Errorf("protocol.%s = %q does not start with the reserved prefix %q", c, m, ReservedPrefix)
 		}
 		if !strings.Contains(src, "'"+m+"'") {
-			t.Errorf("protocol.%s = %q, but autoload/vigor/_internal/plugin.vim never sends '%s'", c, m, m)
+			t.Errorf("protocol.%s = %q, but neither autoload/vigor.vim nor autoload/vigor/_internal/plugin.vim sends '%s'", c, m, m)
 		}
 	}
 }

@@ -51,6 +51,13 @@ type Options struct {
 	// but did not break the stream. For a request it returns the value to
 	// answer with.
 	BadMessage func(m *wire.Message, err error) any
+	// Bind, if set, is called on the reading goroutine for every request
+	// and every notification that Preempt did not take, in the order they
+	// were read, and returns the context that its handler gets. So what
+	// Preempt later does to contexts (an interrupt) reaches every message
+	// read before it, however late its handler starts. Without Bind,
+	// handlers get the session's context.
+	Bind func(m *wire.Message) context.Context
 	// Input, if set, is the file the codec reads from. On Linux the
 	// session puts it in blocking mode, and a caller reads its own reply
 	// with a blocking read (direct_linux.go).
@@ -85,6 +92,13 @@ func (e *RemoteError) Error() string {
 	return "unreadable error from the editor"
 }
 
+// job is a request or notification read from the peer, with the context
+// that its handler gets (Options.Bind).
+type job struct {
+	m   *wire.Message
+	ctx context.Context
+}
+
 type response struct {
 	result wire.Raw
 	err    error
@@ -105,10 +119,10 @@ type Session struct {
 	err     error // set once the session has ended
 
 	pmu  sync.Mutex
-	idle []chan *wire.Message // workers waiting for a request
+	idle []chan job // workers waiting for a request
 
 	nmu   sync.Mutex
-	notes []*wire.Message
+	notes []job
 	nbusy bool // the notification goroutine is handling a batch
 	nwake chan struct{}
 
@@ -349,17 +363,25 @@ func (s *Session) dispatch(m *wire.Message) {
 	case wire.Response:
 		s.deliver(m)
 	case wire.Request:
+		j := s.bind(m)
 		if s.waiting() || s.queueIdle() {
-			s.startRequest(m)
+			s.startRequest(j)
 			return
 		}
-		s.enqueue(m)
+		s.enqueue(j)
 	case wire.Notification:
 		if s.opts.Preempt != nil && s.opts.Preempt(m) {
 			return
 		}
-		s.enqueue(m)
+		s.enqueue(s.bind(m))
 	}
+}
+
+func (s *Session) bind(m *wire.Message) job {
+	if s.opts.Bind == nil {
+		return job{m, s.ctx}
+	}
+	return job{m, s.opts.Bind(m)}
 }
 
 // waiting reports whether one of our calls awaits the peer's answer.
@@ -382,28 +404,28 @@ func (s *Session) queueIdle() bool {
 // every request (a fifth of a request's cost in BenchmarkServeRequest).
 const maxIdleWorkers = 4
 
-func (s *Session) startRequest(m *wire.Message) {
+func (s *Session) startRequest(j job) {
 	s.pmu.Lock()
 	if n := len(s.idle); n > 0 {
 		w := s.idle[n-1]
 		s.idle = s.idle[:n-1]
 		s.pmu.Unlock()
-		w <- m
+		w <- j
 		return
 	}
 	s.pmu.Unlock()
 	s.wg.Add(1)
-	go s.worker(m)
+	go s.worker(j)
 }
 
-// worker answers requests: m, then whatever startRequest hands it while it
+// worker answers requests: j, then whatever startRequest hands it while it
 // waits in the idle list.
-func (s *Session) worker(m *wire.Message) {
+func (s *Session) worker(j job) {
 	defer s.wg.Done()
-	next := make(chan *wire.Message, 1)
+	next := make(chan job, 1)
 	for {
-		res := s.opts.Handler.Request(s.ctx, m)
-		_ = s.Respond(m.ID, res)
+		res := s.opts.Handler.Request(j.ctx, j.m)
+		_ = s.Respond(j.m.ID, res)
 		s.resumeRun()
 		s.pmu.Lock()
 		if len(s.idle) >= maxIdleWorkers {
@@ -413,16 +435,16 @@ func (s *Session) worker(m *wire.Message) {
 		s.idle = append(s.idle, next)
 		s.pmu.Unlock()
 		select {
-		case m = <-next:
+		case j = <-next:
 		case <-s.done:
 			return
 		}
 	}
 }
 
-func (s *Session) enqueue(m *wire.Message) {
+func (s *Session) enqueue(j job) {
 	s.nmu.Lock()
-	s.notes = append(s.notes, m)
+	s.notes = append(s.notes, j)
 	s.nmu.Unlock()
 	select {
 	case s.nwake <- struct{}{}:
@@ -448,12 +470,12 @@ func (s *Session) runNotifications() {
 		s.notes = nil
 		s.nbusy = len(batch) > 0
 		s.nmu.Unlock()
-		for _, m := range batch {
-			if m.Kind == wire.Request {
-				s.startRequest(m)
+		for _, j := range batch {
+			if j.m.Kind == wire.Request {
+				s.startRequest(j)
 				continue
 			}
-			s.opts.Handler.Notification(s.ctx, m)
+			s.opts.Handler.Notification(j.ctx, j.m)
 			s.resumeRun()
 		}
 		if len(batch) > 0 {

@@ -60,14 +60,6 @@ if has('nvim')
     endtry
   endfunction
 
-  function! vigor#_internal#host#request(handle, method, params) abort
-    try
-      return call('rpcrequest', [a:handle.chan, a:method] + a:params)
-    catch /^Vim\%((\a\+)\)\=:\%(Invalid channel\|Error invoking\)/
-      throw s:closed(v:exception)
-    endtry
-  endfunction
-
   function! vigor#_internal#host#notify(handle, method, params) abort
     call call('rpcnotify', [a:handle.chan, a:method] + a:params)
   endfunction
@@ -101,30 +93,45 @@ else
     endtry
   endfunction
 
-  " A week, as denops does: a call may legitimately run long, and the user
-  " can always interrupt the plugin.
-  let s:call_timeout = 604800000
-
-  function! vigor#_internal#host#request(handle, method, params) abort
-    try
-      let l:res = ch_evalexpr(a:handle.chan, [a:method, a:params], {'timeout': s:call_timeout})
-    catch /^Vim\%((\a\+)\)\=:E906:/
-      throw s:closed(v:exception)
-    endtry
-    if type(l:res) == v:t_dict && has_key(l:res, '__vigor_chunked__')
-      let l:res = vigor#_internal#api#vim#take(l:res.__vigor_chunked__, l:res.n)
-    endif
-    if type(l:res) != v:t_list
-      throw s:closed('no reply')
-    endif
-    return l:res
-  endfunction
-
   function! vigor#_internal#host#notify(handle, method, params) abort
     call ch_sendraw(a:handle.chan, json_encode([0, [a:method, a:params]]) . "\n")
   endfunction
 endif
 
-function! s:closed(detail) abort
-  return 'vigor-closed: ' . a:detail
+" Answers to vigor#request(), by token, until the waiting request takes
+" them; tokens whose wait ended without an answer, whose late answers are
+" dropped.
+let s:replies = {}
+let s:abandoned = {}
+
+" Called by the plugin (protocol.FuncReply) with [result, error].
+function! vigor#_internal#host#reply(token, res) abort
+  if has_key(s:abandoned, a:token)
+    unlet s:abandoned[a:token]
+    return
+  endif
+  let s:replies[a:token] = a:res
+endfunction
+
+" 1 when the request token has its answer, or will never get one: its
+" process has gone (the runtime marks the handle closed when it exits; on
+" Vim the channel may close first).
+function! vigor#_internal#host#answered(token, handle) abort
+  return has_key(s:replies, a:token) || has_key(a:handle, 'closed')
+        \ || (!has('nvim') && ch_status(a:handle.chan, {'part': 'out'}) !=# 'open')
+endfunction
+
+" Takes the answer to the request token, or returns v:null and drops the
+" answer when it comes.
+function! vigor#_internal#host#take(token) abort
+  if has_key(s:replies, a:token)
+    return remove(s:replies, a:token)
+  endif
+  let s:abandoned[a:token] = 1
+  return v:null
+endfunction
+
+" Marks a handle whose process has exited.
+function! vigor#_internal#host#closed(handle) abort
+  let a:handle.closed = 1
 endfunction

@@ -10,7 +10,7 @@
 " 'reserved' means known but waiting for the runtime (the vigor command) to
 " be ready. Keep s:PROTOCOL equal to protocol.Version in
 " internal/protocol/protocol.go (a test checks).
-let s:PROTOCOL = 1
+let s:PROTOCOL = 2
 let s:NAME = '^[-_0-9a-zA-Z]\+$'
 let s:LOADING = ['reserved', 'building', 'starting']
 
@@ -301,6 +301,10 @@ function! s:on_exit(name, instance, status) abort
   if empty(l:p)
     return
   endif
+  if l:p.handle isnot v:null
+    " Ends the waits of vigor#request() calls to this process.
+    call vigor#_internal#host#closed(l:p.handle)
+  endif
   let l:p.handle = v:null
   if !empty(l:p.inflight)
     call s:fail_inflight(l:p, printf('the plugin process exited (status %d) before it answered', a:status))
@@ -458,13 +462,20 @@ function! vigor#_internal#plugin#post(p, msg) abort
 endfunction
 
 function! s:send(p, msg) abort
-  if a:msg[0] ==# 'notify'
-    call vigor#_internal#host#notify(a:p.handle, a:msg[1], a:msg[2])
-  else
-    let a:p.inflight[a:msg[1]] = [a:msg[2], a:msg[3]]
-    let s:async_owner[a:msg[1]] = a:p.name
-    call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
-  endif
+  try
+    if a:msg[0] ==# 'notify'
+      call vigor#_internal#host#notify(a:p.handle, a:msg[1], a:msg[2])
+    else
+      call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
+      let a:p.inflight[a:msg[1]] = [a:msg[2], a:msg[3]]
+      let s:async_owner[a:msg[1]] = a:p.name
+    endif
+  catch /^Vim\%((\a\+)\)\=:E\%(475\|630\|631\|906\|912\):/
+    " The channel closed before the process exit was seen (a crash): keep
+    " the message for the restart, which sends the queue, or for the
+    " failure, which resolves it.
+    call add(a:p.queue, a:msg)
+  endtry
 endfunction
 
 " A request_async was resolved (called by vigor#_internal#callback#resolve).

@@ -26,6 +26,15 @@ import (
 
 // Codec reads and writes msgpack-RPC messages.
 type Codec struct {
+	// RequestMethod, if set, names a notification [token, method, params]
+	// that is read as a request with id -token, and ReplyFunc the editor
+	// function that AppendResponse notifies with [token, result] to answer
+	// it. This is how Vigor's runtime sends vigor#request() on Neovim
+	// (internal/protocol, MethodRequest): msgpack-RPC ids of real requests
+	// are never negative, so the two cannot meet.
+	RequestMethod string
+	ReplyFunc     string
+
 	br  *bufio.Reader
 	dec *msgpack.Decoder
 	enc *msgpack.Encoder
@@ -223,9 +232,38 @@ func (c *Codec) parse(m *wire.Message, frame []byte) error {
 		if m.Method, err = d.DecodeString(); err != nil {
 			return fmt.Errorf("%w: the method name of a notification is not a String", wire.ErrMalformed)
 		}
+		if c.RequestMethod != "" && m.Method == c.RequestMethod {
+			return c.readTokenRequest(m, frame)
+		}
 		return c.readParams(m, frame)
 	}
 	return fmt.Errorf("%w: message type %d with %d items", wire.ErrMalformed, typ, n)
+}
+
+// readTokenRequest reads the params [token, method, [params...]] of a
+// RequestMethod notification into m as a request with id -token.
+func (c *Codec) readTokenRequest(m *wire.Message, frame []byte) error {
+	d := c.fdec
+	bad := func(what string) error {
+		return fmt.Errorf("%w: %s of a %s notification", wire.ErrMalformed, what, c.RequestMethod)
+	}
+	if n, err := d.DecodeArrayLen(); err != nil || n != 3 {
+		return bad("the params are not [token, method, params]")
+	}
+	token, err := d.DecodeInt64()
+	if err != nil || token <= 0 {
+		return bad("the token is not a positive Number")
+	}
+	m.Kind, m.ID = wire.Request, -token
+	if m.Method, err = d.DecodeString(); err != nil {
+		return bad("the method name is not a String")
+	}
+	if code, err := d.PeekCode(); err != nil || !msgpcode.IsFixedArray(code) && code != msgpcode.Array16 && code != msgpcode.Array32 {
+		// The id is readable, so the answer can say what is wrong.
+		_, _ = c.item(frame)
+		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
+	}
+	return c.readParams(m, frame)
 }
 
 func (c *Codec) readParams(m *wire.Message, frame []byte) error {
@@ -277,10 +315,20 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 	return c.out.b, err
 }
 
-// AppendResponse implements wire.Codec.
+// AppendResponse implements wire.Codec. A response to a RequestMethod
+// notification (id < 0) is the notification
+// nvim_call_function(ReplyFunc, [token, result]).
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	c.out.b = b
 	e := c.enc
+	if id < 0 && c.ReplyFunc != "" {
+		err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
+			e.EncodeArrayLen(2), e.EncodeString(c.ReplyFunc), e.EncodeArrayLen(2), e.EncodeInt(-id))
+		if err == nil {
+			err = c.encodeValue(result)
+		}
+		return c.out.b, err
+	}
 	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
 	if err == nil {
 		err = c.encodeValue(result)

@@ -39,6 +39,16 @@ type Codec struct {
 	// of FuncCall instead of as messages for the channel callback (the
 	// runtime's g:vigor#vim_calls 'command'). The answer is the same.
 	CallCommand bool
+	// ReplyFunc, if set, is the runtime function that takes the answers to
+	// Vim's requests: a response goes as a "call" command of
+	// ReplyFunc(id, result) followed by the wake-up response [id, 0].
+	// Vim drops a response that arrives while it waits for another one
+	// (nested requests), and while it is between two reads of the wait
+	// loop that lets CTRL-C in; a command is never dropped, and runs in
+	// order after the messages sent before it. The wake-up ends the wait
+	// at once when it is read there; the runtime then runs the queued
+	// command (docs/ARCHITECTURE.md, "Requests").
+	ReplyFunc string
 
 	br     *bufio.Reader
 	chunks int // chunked messages sent so far, for their keys
@@ -346,6 +356,15 @@ func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 
 // AppendResponse implements wire.Codec.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	if c.ReplyFunc != "" {
+		b, err := c.appendCall(b, 0, c.ReplyFunc, []any{id, result})
+		if err != nil {
+			return b, err
+		}
+		b = append(b, '[')
+		b = appendInt(b, id)
+		return append(b, ',', '0', ']', '\n'), nil
+	}
 	start := len(b)
 	b = append(b, '[')
 	b = appendInt(b, id)
