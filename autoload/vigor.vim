@@ -269,7 +269,10 @@ endfunction
 " 'maxfuncdepth' Vim can no longer run the plugin's calls, and both sides
 " would wait for ever. Refuse before that.
 function! s:check_depth(name, method) abort
-  let l:frames = len(split(expand('<stack>'), '\.\.'))
+  let l:stack = expand('<stack>')
+  " A def function that calls a legacy one (Vim's channel callback, which
+  " runs the plugin's calls) spends two levels of the depth.
+  let l:frames = len(split(l:stack, '\.\.')) + count(l:stack, '#api#vim#on_call[')
   if l:frames + s:DEPTH_RESERVE > &maxfuncdepth
     throw printf('[vigor] %s.%s: requests nested %d deep use %d of the %d function calls that ''maxfuncdepth'' allows; stop the recursion or raise ''maxfuncdepth''',
           \ a:name, a:method, s:depth + 1, l:frames, &maxfuncdepth)

@@ -4,8 +4,8 @@
 " 'a Number', 'a String', ..., 'v:null': how messages name a value's type.
 function! vigor#_internal#value#article(value) abort
   let l:t = type(a:value)
-  if l:t == v:t_none
-    return a:value is v:null ? 'v:null' : 'v:none'
+  if l:t == 7
+    return string(a:value) " v:null or v:none (Vim's v:t_none)
   endif
   return get(s:ARTICLES, l:t, 'a value of type ' . l:t)
 endfunction
@@ -39,16 +39,16 @@ function! s:unsendable(v, where) abort
   let l:t = type(a:v)
   if l:t == v:t_list
     let l:i = 0
-    for l:x in a:v
-      let l:bad = s:unsendable(l:x, a:where . '[' . l:i . ']')
+    for l:X in a:v
+      let l:bad = s:unsendable(l:X, a:where . '[' . l:i . ']')
       if !empty(l:bad)
         return l:bad
       endif
       let l:i += 1
     endfor
   elseif l:t == v:t_dict
-    for [l:k, l:x] in items(a:v)
-      let l:bad = s:unsendable(l:x, a:where . '[' . string(l:k) . ']')
+    for [l:k, l:X] in items(a:v)
+      let l:bad = s:unsendable(l:X, a:where . '[' . string(l:k) . ']')
       if !empty(l:bad)
         return l:bad
       endif

@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// term is an editor running with a screen, in a tmux session of its own:
+// keys go in with send-keys, the screen comes out with capture-pane.
+type term struct {
+	t      *testing.T
+	kind   string
+	socket string
+}
+
+// startTerm starts editor kind in a 100x30 terminal with Vigor and the
+// repositories repos on 'runtimepath', using the tests' shared cache.
+func startTerm(t *testing.T, kind string, repos ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed for the terminal tests (scripts/setup-editors.sh installs it)")
+	}
+	bin, err := editortest.Binary(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var rtps []string
+	for _, d := range append([]string{editortest.Root()}, repos...) {
+		rtps = append(rtps, strings.ReplaceAll(d, ",", `\,`))
+	}
+	script := fmt.Sprintf("set nocompatible\nlet g:vigor#cache_dir = '%s'\nset runtimepath^=%s\nruntime! plugin/vigor.vim\n",
+		editortest.SharedCache(), strings.Join(rtps, ","))
+	path := filepath.Join(dir, "init.vim")
+	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := &term{t: t, kind: kind, socket: filepath.Join(dir, "tmux.sock")}
+	home := filepath.Join(dir, "xdg")
+	cmd := fmt.Sprintf("env XDG_CONFIG_HOME=%s/config XDG_DATA_HOME=%s/data XDG_STATE_HOME=%s/state %s -u NONE -i NONE -n --cmd 'source %s'",
+		home, home, home, bin, path)
+	tm.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *term) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("%s: tmux %v: %v: %s", tm.kind, args, err, out)
+	}
+	return string(out)
+}
+
+// keys types keys (tmux key names, such as Enter or C-c).
+func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "0"}, keys...)...) }
+
+// screen returns what the terminal shows.
+func (tm *term) screen() string { return tm.tmux("capture-pane", "-p", "-t", "0") }
+
+// waitScreen waits until the screen holds want, and returns the screen.
+func (tm *term) waitScreen(want string, timeout time.Duration) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s := tm.screen()
+		if strings.Contains(s, want) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%s: the screen does not show %q within %s; it shows:\n%s", tm.kind, want, timeout, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// CTRL-C stops a synchronous vigor#request at once, in a real terminal,
+// and the handler's context is cancelled with the interrupt as its cause.
+func TestCtrlCStopsRequest(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("hard")...)
+			tm.keys(":call vigor#plugin#wait('vhard') | echo 'ready: ' . vigor#plugin#status('vhard')", "Enter")
+			tm.waitScreen("ready: loaded", 60*time.Second)
+			tm.keys(":echo vigor#request('vhard', 'wait', ['ctrlc', 30000])", "Enter")
+			time.Sleep(500 * time.Millisecond)
+			start := time.Now()
+			tm.keys("C-c")
+			s := tm.waitScreen("[vigor] vhard.wait: interrupted (CTRL-C)", 5*time.Second)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("%s: CTRL-C took %s to stop the request", kind, d)
+			}
+			t.Logf("%s screen after CTRL-C:\n%s", kind, s)
+			tm.keys("Enter", ":echo 'cause: ' . vigor#request('vhard', 'cause', ['ctrlc'])", "Enter")
+			tm.waitScreen("cause: interrupted by vigor#interrupt(): CTRL-C stopped vigor#request()", 10*time.Second)
+		})
+	}
+}

@@ -1,0 +1,126 @@
+// Command vhard is the fixture plugin of the hardening tests: concurrent
+// and deep re-entrancy, interrupts, messages before replies.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/vigorvim/vigor"
+)
+
+func main() {
+	vigor.Main(setup)
+}
+
+func setup(ctx context.Context, p *vigor.Plugin) error {
+	var mu sync.Mutex
+	causes := map[string]string{}
+
+	// leaf answers after ms milliseconds.
+	p.Handle("leaf", func(i int, ms ...int) int {
+		if len(ms) > 0 {
+			time.Sleep(time.Duration(ms[0]) * time.Millisecond)
+		}
+		return i * 10
+	})
+
+	// fanout calls the editor from n goroutines at once, and from a batch,
+	// and every call comes back into the plugin (leaf). The calls made
+	// first answer last, so the editor gets the answers to its nested
+	// requests out of order.
+	p.Handle("fanout", func(ctx context.Context, n int) ([]int, error) {
+		var wg sync.WaitGroup
+		out := make([]int, n)
+		errs := make([]error, n+1)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i], errs[i] = vigor.CallAs[int](ctx, p, "vhard#reenter", i, (n-i)*3)
+			}()
+		}
+		var batch []any
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			batch, errs[n] = p.Batch(ctx, vigor.C("vhard#reenter", 100, 0), vigor.C("vhard#reenter", 200, 0))
+		}()
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		for _, v := range batch {
+			out = append(out, int(v.(int64)))
+		}
+		sort.Ints(out)
+		return out, nil
+	})
+
+	// deep recurses through the editor: deep(n) calls vhard#deep(n-1), which
+	// calls deep(n-1) and adds 1.
+	p.Handle("deep", func(ctx context.Context, n int) (int, error) {
+		if n <= 0 {
+			return 0, nil
+		}
+		return vigor.CallAs[int](ctx, p, "vhard#deep", n-1)
+	})
+
+	// wait blocks until its ctx ends or ms pass, and records why under key.
+	p.Handle("wait", func(ctx context.Context, key string, ms int) string {
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		}
+		why := "timeout"
+		if err := context.Cause(ctx); err != nil {
+			why = err.Error()
+		}
+		mu.Lock()
+		causes[key] = why
+		mu.Unlock()
+		return why
+	})
+	p.Handle("cause", func(key string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		return causes[key]
+	})
+
+	// say shows a message, then answers.
+	p.Handle("say", func(ctx context.Context, msg string) string {
+		p.Infof(ctx, "%s", msg)
+		return "said"
+	})
+
+	p.Handle("pid", func() int { return os.Getpid() })
+	// exit ends the process after it has answered, as a crash would.
+	p.Handle("exit", func() string {
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			os.Exit(3)
+		}()
+		return "bye"
+	})
+	p.Handle("fmt", func(v any) string { return fmt.Sprint(v) })
+	for _, f := range extra {
+		f(p)
+	}
+	return nil
+}
+
+func init() {
+	extra = append(extra, func(p *vigor.Plugin) {
+		p.Handle("stack", func(ctx context.Context, n int) (string, error) {
+			return vigor.CallAs[string](ctx, p, "vhard#stack", n-1)
+		})
+	})
+}
+
+var extra []func(*vigor.Plugin)
