@@ -64,38 +64,48 @@ func dupCloexec(fd int) (int, error) {
 	return int(r), nil
 }
 
-const fionread = 0x541B
+// pollFd is struct pollfd of poll(2).
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
 
-// pending returns how many bytes the input holds.
-func (d *direct) pending() int {
-	var n int32
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(d.fd), fionread, uintptr(unsafe.Pointer(&n)))
-	if errno != 0 {
-		return 0
+const pollIn = 0x1 // POLLIN; POLLHUP and POLLERR are reported without asking
+
+// poll is poll(2), through ppoll(2), which every Linux architecture has:
+// it waits until one of fds has an event, or for timeout (nil: no limit).
+// It returns how many have one. A signal (the Go runtime sends them) makes
+// it start again.
+func poll(fds []pollFd, timeout *syscall.Timespec) (int, error) {
+	for {
+		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)),
+			uintptr(unsafe.Pointer(timeout)), 0, 0, 0)
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return 0, errno
+		}
+		return int(n), nil
 	}
-	return int(n)
 }
 
-// waitReadable waits, without reading, until the input has data or is at
-// its end. It returns an error when kicked.
+// readable reports whether a read would not block: the input has data, or
+// is at its end (the writer closed it), or has failed.
+func (d *direct) readable() bool {
+	fds := [1]pollFd{{fd: int32(d.fd), events: pollIn}}
+	n, err := poll(fds[:], &syscall.Timespec{})
+	return err != nil || n > 0
+}
+
+// waitReadable waits on the runtime poller, without reading, until the
+// input is readable. It returns an error when kicked.
 func (d *direct) waitReadable() error {
-	return d.rc.Read(func(uintptr) bool { return d.pending() > 0 || d.atEOF() })
-}
-
-// atEOF reports whether a read would not block although nothing is
-// pending: the writer closed the pipe.
-func (d *direct) atEOF() bool {
-	var set syscall.FdSet
-	set.Bits[d.fd/64] |= 1 << (uint(d.fd) % 64)
-	tv := syscall.Timeval{}
-	n, err := syscall.Select(d.fd+1, &set, nil, nil, &tv)
-	return err == nil && n > 0
+	return d.rc.Read(func(uintptr) bool { return d.readable() })
 }
 
 // kick makes a waitReadable under way return with an error; unkick lets
 // waits work again.
 func (d *direct) kick()   { _ = d.wait.SetReadDeadline(time.Unix(1, 0)) }
 func (d *direct) unkick() { _ = d.wait.SetReadDeadline(time.Time{}) }
-
-// readable reports whether a read would not block.
-func (d *direct) readable() bool { return d.pending() > 0 || d.atEOF() }

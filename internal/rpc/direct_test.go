@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -48,42 +49,71 @@ func (innerAnswer) Notification(context.Context, *wire.Message)      {}
 // input closes.
 func TestDirectReadsOverPipes(t *testing.T) {
 	for round := 0; round < 5; round++ {
-		aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
-		sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
-		peer := &echoPeer{}
-		peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
-		ctx, cancel := context.WithCancel(context.Background())
-		runDone := make(chan error, 1)
-		go func() { runDone <- sess.Run(ctx) }()
-		go func() { _ = peer.sess.Run(ctx) }()
-
-		hammer(t, fmt.Sprintf("round %d", round), 4, 300, nil, func(g, i int) error {
-			want := fmt.Sprintf("g%d-%d", g, i)
-			method := "echo"
-			if i%7 == 0 {
-				method, want = "nested", "inner:inner"
-			}
-			c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
-			raw, err := sess.Call(c, method, []any{want})
-			cancelCall()
-			if err != nil {
-				return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
-			}
-			var got string
-			if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
-				return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
-			}
-			return nil
-		})
-		aW.Close()
-		select {
-		case <-runDone:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("round %d: the session did not end when its input closed", round)
-		}
-		bW.Close()
-		cancel()
+		what := fmt.Sprintf("round %d", round)
+		p := startEcho(t)
+		p.hammer(t, what, 4, 300)
+		p.end(t, what)
 	}
+}
+
+// echoPair is a session connected to an echoPeer over real pipes.
+type echoPair struct {
+	sess    *rpc.Session
+	input   *os.File // the session's input
+	inW     *os.File // peer -> session
+	outW    *os.File // session -> peer
+	runDone chan error
+	cancel  context.CancelFunc
+}
+
+func startEcho(t *testing.T) *echoPair {
+	t.Helper()
+	aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
+	sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	peer := &echoPeer{}
+	peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &echoPair{sess: sess, input: aR, inW: aW, outW: bW, runDone: make(chan error, 1), cancel: cancel}
+	go func() { p.runDone <- sess.Run(ctx) }()
+	go func() { _ = peer.sess.Run(ctx) }()
+	return p
+}
+
+// hammer makes n calls (every seventh nested) from each of goroutines
+// goroutines at once.
+func (p *echoPair) hammer(t *testing.T, what string, goroutines, n int) {
+	t.Helper()
+	hammer(t, what, goroutines, n, nil, func(g, i int) error {
+		want := fmt.Sprintf("g%d-%d", g, i)
+		method := "echo"
+		if i%7 == 0 {
+			method, want = "nested", "inner:inner"
+		}
+		c, cancelCall := context.WithTimeout(context.Background(), 20*time.Second)
+		raw, err := p.sess.Call(c, method, []any{want})
+		cancelCall()
+		if err != nil {
+			return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
+		}
+		var got string
+		if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
+			return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
+		}
+		return nil
+	})
+}
+
+// end closes the session's input and checks that the session ends.
+func (p *echoPair) end(t *testing.T, what string) {
+	t.Helper()
+	defer p.cancel()
+	p.inW.Close()
+	select {
+	case <-p.runDone:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: the session did not end when its input closed", what)
+	}
+	p.outW.Close()
 }
 
 // vimPeer is Vim with Vigor's runtime at the other end of real pipes: its
