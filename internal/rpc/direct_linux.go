@@ -3,6 +3,7 @@
 package rpc
 
 import (
+	"encoding/binary"
 	"os"
 	"syscall"
 	"time"
@@ -11,7 +12,7 @@ import (
 
 // direct lets a caller read its own reply with a blocking read() on the
 // session's input, instead of having the read goroutine hand it over. On a
-// 2-vCPU VM a thread blocked in read() is woken much faster than a
+// 2-vCPU VM a thread blocked in the kernel is woken much faster than a
 // goroutine parked on the runtime poller (BENCHMARKS.md, "Direct reads").
 //
 // The input stays in blocking mode, so every read of the codec is a plain
@@ -21,10 +22,19 @@ import (
 // poller). It reads only once the input is readable, and a caller about to
 // read its reply kicks it out of that wait first, so that the reply wakes
 // one thread only.
+//
+// A caller that would block waits in poll(2) on the input and on wake, an
+// eventfd, so that it can stop when its ctx ends (awaitInput, wakeUp)
+// without having read part of a message.
 type direct struct {
 	wait *os.File // the dup the read goroutine waits on
 	rc   syscall.RawConn
 	fd   int // wait's descriptor
+	// wake is an eventfd in blocking mode (so not on the runtime poller):
+	// a write makes awaitInput return. Its *os.File makes a write after
+	// close fail instead of hitting a reused descriptor.
+	wake *os.File
+	wfd  int // wake's descriptor
 }
 
 // newDirect returns nil when f cannot be used so.
@@ -53,7 +63,12 @@ func newDirect(f *os.File) *direct {
 		wait.Close()
 		return nil
 	}
-	return &direct{wait: wait, rc: rc, fd: fd}
+	r, _, errno := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC, 0)
+	if errno != 0 {
+		wait.Close()
+		return nil
+	}
+	return &direct{wait: wait, rc: rc, fd: fd, wake: os.NewFile(r, "vigor-input-wake"), wfd: int(r)}
 }
 
 func dupCloexec(fd int) (int, error) {
@@ -109,3 +124,34 @@ func (d *direct) waitReadable() error {
 // waits work again.
 func (d *direct) kick()   { _ = d.wait.SetReadDeadline(time.Unix(1, 0)) }
 func (d *direct) unkick() { _ = d.wait.SetReadDeadline(time.Time{}) }
+
+// awaitInput blocks the calling thread until the input is readable (true)
+// or wakeUp has been called (false; the wake-up is then used up). Only
+// the holder of the baton calls it.
+func (d *direct) awaitInput() bool {
+	fds := [2]pollFd{{fd: int32(d.fd), events: pollIn}, {fd: int32(d.wfd), events: pollIn}}
+	if _, err := poll(fds[:], nil); err != nil {
+		return true // the read reports what is wrong
+	}
+	if fds[1].revents == 0 {
+		return true
+	}
+	var n [8]byte
+	_, _ = d.wake.Read(n[:]) // readable, so it does not block; resets the count
+	return false
+}
+
+// wakeUp makes the awaitInput under way, or else the next one, return
+// false. Any goroutine may call it, also after close.
+func (d *direct) wakeUp() {
+	var one [8]byte
+	binary.NativeEndian.PutUint64(one[:], 1)
+	_, _ = d.wake.Write(one[:])
+}
+
+// close closes the descriptors. Only the last holder of the baton calls it
+// (Session.closeDirect).
+func (d *direct) close() {
+	d.wait.Close()
+	d.wake.Close()
+}

@@ -6,5 +6,5 @@ func DirectDescriptors(s *Session) []int {
 	if s.dir == nil {
 		return nil
 	}
-	return []int{s.dir.fd}
+	return []int{s.dir.fd, s.dir.wfd}
 }
