@@ -90,6 +90,41 @@ type response struct {
 	err    error
 }
 
+// Who reads, and when. Only Run reads, unless direct reads are on (Linux,
+// with Options.Input set and a codec that reports its buffered bytes:
+// direct_linux.go); then a caller may read its own reply, under these
+// rules. The details are next to the code named.
+//
+//   - The baton: one goroutine at a time reads the codec, the holder of
+//     the baton (Run, or a Call in readOwn). It is only ever taken with
+//     TryLock, so no one queues on it: a caller that does not get it waits
+//     on its channel. Once Run has ended, the baton is never let go again
+//     (closeDirect), so no one reads.
+//   - Pending entries: a call's entry is taken by whoever reads its reply,
+//     before that reader lets the baton go (take), by the caller itself
+//     when it gives up (forget: its ctx ended, or its write failed), or by
+//     shutdown. So a caller that holds the baton and finds its entry gone
+//     knows that its answer is on its channel, and does not read; and a
+//     reply whose entry is gone is dropped by whoever reads it.
+//   - The codec's buffer: no one waits on the descriptor while a message
+//     is in the buffer. Run and callers look at the buffer first, and a
+//     caller that has its reply handles the rest of the buffer before it
+//     lets the baton go (drain): Run, when it waits, waits on the
+//     descriptor only.
+//   - Between messages a caller blocks only in poll(2) (awaitInput),
+//     which wakeUp ends when its ctx ends or the session does. So it stops
+//     at once, without having read part of a message: the stream stays in
+//     step, and whoever reads next reads its reply and drops it. Inside a
+//     message a read may block until the rest comes: the editor writes
+//     each message whole (with Vim, the newline after it included).
+//   - Run's pause and resume: Run never blocks in read(). It waits for the
+//     input on the runtime poller without the baton (waitInput); a caller
+//     that takes the baton kicks it out of that wait and waits for its
+//     ack. After a direct read, Run stays off the input until callers
+//     have made no direct read for idleDelay (pause), or a handler has
+//     ended (resumeRun); while a direct read is under way, it waits for
+//     that read's end (awaitRead), not on a timer.
+
 // Session is one RPC connection.
 type Session struct {
 	codec wire.Codec
@@ -117,9 +152,9 @@ type Session struct {
 	done   chan struct{}
 	wg     sync.WaitGroup
 
-	// Direct reads (dir is nil when they are off). baton is held by
-	// whoever reads the codec (always taken with TryLock, so that no one
-	// queues on it); dmu guards bgWaiting, kicked and dirDone. directReads counts the callers' direct reads:
+	// Direct reads (dir is nil when they are off), under the rules above.
+	// baton is held by whoever reads the codec; dmu guards bgWaiting,
+	// kicked and dirDone. directReads counts the callers' direct reads:
 	// Run takes the input back only when it has not changed for idleDelay
 	// (waitPause).
 	dir         *direct
