@@ -66,9 +66,10 @@ func editorErr(err error) error {
 // decoded as described in the package documentation (a Number becomes an
 // int64, a List an []any, and so on). Use CallAs to decode into a type.
 //
-// ctx is checked before the call is sent. Once it is sent, the call waits
-// for the editor's answer (the editor always answers, or closes the
-// channel, which ends the call with an error).
+// ctx is checked before the call is sent. Once it is sent, the call
+// returns when the editor answers, when the editor closes the channel
+// (with an error), or as soon as ctx ends (with context.Cause(ctx)); the
+// editor still runs the function then, and its answer is dropped.
 func (p *Plugin) Call(ctx context.Context, fn string, args ...any) (any, error) {
 	raw, err := p.ed.Call(ctx, fn, args)
 	if err != nil {

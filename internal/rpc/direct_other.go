@@ -4,6 +4,7 @@ package rpc
 
 import "os"
 
+// direct is Linux only (direct_linux.go): elsewhere only Run reads.
 type direct struct{}
 
 func newDirect(*os.File) *direct    { return nil }
@@ -11,3 +12,6 @@ func (*direct) waitReadable() error { return nil }
 func (*direct) readable() bool      { return true }
 func (*direct) kick()               {}
 func (*direct) unkick()             {}
+func (*direct) awaitInput() bool    { return true }
+func (*direct) wakeUp()             {}
+func (*direct) close()              {}

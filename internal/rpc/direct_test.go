@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -48,42 +49,71 @@ func (innerAnswer) Notification(context.Context, *wire.Message)      {}
 // input closes.
 func TestDirectReadsOverPipes(t *testing.T) {
 	for round := 0; round < 5; round++ {
-		aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
-		sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
-		peer := &echoPeer{}
-		peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
-		ctx, cancel := context.WithCancel(context.Background())
-		runDone := make(chan error, 1)
-		go func() { runDone <- sess.Run(ctx) }()
-		go func() { _ = peer.sess.Run(ctx) }()
-
-		hammer(t, fmt.Sprintf("round %d", round), 4, 300, nil, func(g, i int) error {
-			want := fmt.Sprintf("g%d-%d", g, i)
-			method := "echo"
-			if i%7 == 0 {
-				method, want = "nested", "inner:inner"
-			}
-			c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
-			raw, err := sess.Call(c, method, []any{want})
-			cancelCall()
-			if err != nil {
-				return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
-			}
-			var got string
-			if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
-				return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
-			}
-			return nil
-		})
-		aW.Close()
-		select {
-		case <-runDone:
-		case <-time.After(20 * time.Second):
-			t.Fatalf("round %d: the session did not end when its input closed", round)
-		}
-		bW.Close()
-		cancel()
+		what := fmt.Sprintf("round %d", round)
+		p := startEcho(t)
+		p.hammer(t, what, 4, 300)
+		p.end(t, what)
 	}
+}
+
+// echoPair is a session connected to an echoPeer over real pipes.
+type echoPair struct {
+	sess    *rpc.Session
+	input   *os.File // the session's input
+	inW     *os.File // peer -> session
+	outW    *os.File // session -> peer
+	runDone chan error
+	cancel  context.CancelFunc
+}
+
+func startEcho(t *testing.T) *echoPair {
+	t.Helper()
+	aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
+	sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	peer := &echoPeer{}
+	peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &echoPair{sess: sess, input: aR, inW: aW, outW: bW, runDone: make(chan error, 1), cancel: cancel}
+	go func() { p.runDone <- sess.Run(ctx) }()
+	go func() { _ = peer.sess.Run(ctx) }()
+	return p
+}
+
+// hammer makes n calls (every seventh nested) from each of goroutines
+// goroutines at once.
+func (p *echoPair) hammer(t *testing.T, what string, goroutines, n int) {
+	t.Helper()
+	hammer(t, what, goroutines, n, nil, func(g, i int) error {
+		want := fmt.Sprintf("g%d-%d", g, i)
+		method := "echo"
+		if i%7 == 0 {
+			method, want = "nested", "inner:inner"
+		}
+		c, cancelCall := context.WithTimeout(context.Background(), 20*time.Second)
+		raw, err := p.sess.Call(c, method, []any{want})
+		cancelCall()
+		if err != nil {
+			return fmt.Errorf("call %d of goroutine %d: %w", i, g, err)
+		}
+		var got string
+		if err := msgpackrpc.Unmarshal(raw, &got); err != nil || got != want {
+			return fmt.Errorf("call %s: got %s (%v), want %q", method, raw, err, want)
+		}
+		return nil
+	})
+}
+
+// end closes the session's input and checks that the session ends.
+func (p *echoPair) end(t *testing.T, what string) {
+	t.Helper()
+	defer p.cancel()
+	p.inW.Close()
+	select {
+	case <-p.runDone:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: the session did not end when its input closed", what)
+	}
+	p.outW.Close()
 }
 
 // vimPeer is Vim with Vigor's runtime at the other end of real pipes: its
@@ -239,5 +269,101 @@ func hammer(t *testing.T, what string, goroutines, n int, stop <-chan error, cal
 	close(errs)
 	for err := range errs {
 		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// A caller that reads its own reply stops when its ctx ends, as one that
+// waits on its channel does, though the peer never answers: here at its
+// deadline. The reply that comes later is dropped, and the next call gets
+// its own.
+func TestDirectReadStopsAtDeadline(t *testing.T) {
+	aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
+	sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	if !rpc.DirectReadsOn(sess) {
+		t.Skip("no direct reads on this platform")
+	}
+	runDone := make(chan error, 1)
+	go func() { runDone <- sess.Run(context.Background()) }()
+	peer := msgpackrpc.New(bR)
+	requests := make(chan wire.Message, 4)
+	go func() {
+		for {
+			var m wire.Message
+			if peer.ReadMessage(&m) != nil {
+				close(requests)
+				return
+			}
+			requests <- m
+		}
+	}()
+	answer := func(id int64, v any) {
+		t.Helper()
+		b, err := peer.AppendResponse(nil, id, v)
+		if err == nil {
+			_, err = aW.Write(b)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func(what string) wire.Message {
+		t.Helper()
+		select {
+		case m, ok := <-requests:
+			if !ok {
+				t.Fatalf("%s: the session's stream ended", what)
+			}
+			return m
+		case <-time.After(timeout):
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		panic("unreachable")
+	}
+
+	// A caller that finds the baton taken (Run looks at the input now
+	// and then) waits on its channel instead: try again then.
+	const deadline, margin = 200 * time.Millisecond, 500 * time.Millisecond
+	var m wire.Message
+	for attempt := 0; ; attempt++ {
+		reads := rpc.DirectReadCount(sess)
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		start := time.Now()
+		res := call(ctx, sess, "never")
+		m = next("the request that gets no answer")
+		select {
+		case r := <-res:
+			if !errors.Is(r.err, context.DeadlineExceeded) {
+				t.Fatalf("err = %v, want context.DeadlineExceeded", r.err)
+			}
+			if took := time.Since(start); took > deadline+margin {
+				t.Errorf("the call returned after %v, want %v at most", took, deadline+margin)
+			}
+		case <-time.After(deadline + margin):
+			t.Fatalf("the call with a deadline of %v has not returned after %v", deadline, deadline+margin)
+		}
+		cancel()
+		if rpc.DirectReadCount(sess) != reads {
+			break
+		}
+		if attempt == 10 {
+			t.Fatal("no call read its own reply")
+		}
+		answer(m.ID, "late")
+	}
+
+	answer(m.ID, "late")
+	res := call(context.Background(), sess, "next")
+	m2 := next("the next request")
+	answer(m2.ID, "fresh")
+	r := recv(t, res, "the next call")
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := decodeSession[string](t, sess, r.raw); got != "fresh" {
+		t.Errorf("the next call got %q, want fresh", got)
+	}
+	aW.Close()
+	if err := recv(t, runDone, "Run to return"); !errors.Is(err, io.EOF) {
+		t.Errorf("Run returned %v, want io.EOF", err)
 	}
 }

@@ -104,6 +104,41 @@ type response struct {
 	err    error
 }
 
+// Who reads, and when. Only Run reads, unless direct reads are on (Linux,
+// with Options.Input set and a codec that reports its buffered bytes:
+// direct_linux.go); then a caller may read its own reply, under these
+// rules. The details are next to the code named.
+//
+//   - The baton: one goroutine at a time reads the codec, the holder of
+//     the baton (Run, or a Call in readOwn). It is only ever taken with
+//     TryLock, so no one queues on it: a caller that does not get it waits
+//     on its channel. Once Run has ended, the baton is never let go again
+//     (closeDirect), so no one reads.
+//   - Pending entries: a call's entry is taken by whoever reads its reply,
+//     before that reader lets the baton go (take), by the caller itself
+//     when it gives up (forget: its ctx ended, or its write failed), or by
+//     shutdown. So a caller that holds the baton and finds its entry gone
+//     knows that its answer is on its channel, and does not read; and a
+//     reply whose entry is gone is dropped by whoever reads it.
+//   - The codec's buffer: no one waits on the descriptor while a message
+//     is in the buffer. Run and callers look at the buffer first, and a
+//     caller that has its reply handles the rest of the buffer before it
+//     lets the baton go (drain): Run, when it waits, waits on the
+//     descriptor only.
+//   - Between messages a caller blocks only in poll(2) (awaitInput),
+//     which wakeUp ends when its ctx ends or the session does. So it stops
+//     at once, without having read part of a message: the stream stays in
+//     step, and whoever reads next reads its reply and drops it. Inside a
+//     message a read may block until the rest comes: the editor writes
+//     each message whole (with Vim, the newline after it included).
+//   - Run's pause and resume: Run never blocks in read(). It waits for the
+//     input on the runtime poller without the baton (waitInput); a caller
+//     that takes the baton kicks it out of that wait and waits for its
+//     ack. After a direct read, Run stays off the input until callers
+//     have made no direct read for idleDelay (pause), or a handler has
+//     ended (resumeRun); while a direct read is under way, it waits for
+//     that read's end (awaitRead), not on a timer.
+
 // Session is one RPC connection.
 type Session struct {
 	codec wire.Codec
@@ -131,16 +166,18 @@ type Session struct {
 	done   chan struct{}
 	wg     sync.WaitGroup
 
-	// Direct reads (dir is nil when they are off). baton is held by
-	// whoever reads the codec (always taken with TryLock, so that no one
-	// queues on it); dmu guards bgWaiting and kicked. directReads counts
-	// the callers' direct reads: Run takes the input back only when it
-	// has not changed for idleDelay (waitPause).
+	// Direct reads (dir is nil when they are off), under the rules above.
+	// baton is held by whoever reads the codec; dmu guards bgWaiting,
+	// kicked and dirDone. directReads counts the callers' direct reads:
+	// Run takes the input back only when it has not changed for idleDelay
+	// (waitPause).
 	dir         *direct
+	wakeUp      func() // dir.wakeUp, made once: a method value allocates
 	baton       sync.Mutex
 	dmu         sync.Mutex
 	bgWaiting   bool
 	kicked      bool
+	dirDone     bool // Run has ended: the baton's last holder closes dir
 	ack         chan struct{}
 	directReads atomic.Uint64
 	runWaits    atomic.Bool   // Run waits on readDone for a read to end
@@ -180,6 +217,7 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 		s.dir = newDirect(opts.Input)
 	}
 	if s.dir != nil {
+		s.wakeUp = s.dir.wakeUp
 		s.pauseTimer = time.NewTimer(time.Hour)
 		s.pauseTimer.Stop()
 	}
@@ -246,8 +284,37 @@ func (s *Session) Run(ctx context.Context) error {
 		s.dispatch(m)
 	}
 	s.shutdown(err)
+	if s.dir != nil {
+		s.closeDirect()
+	}
 	s.wg.Wait()
 	return err
+}
+
+// closeDirect closes the direct-read descriptors once no one needs them:
+// Run reads no more, and shutdown left no call pending, so a caller that
+// gets the baton from now on finds its entry gone and does not read. The
+// baton's holder closes them, here or when it lets the baton go
+// (releaseBaton), and keeps the baton.
+func (s *Session) closeDirect() {
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	s.dirDone = true
+	if s.baton.TryLock() {
+		s.dir.close()
+	}
+}
+
+// releaseBaton lets a caller's baton go, or, once Run has ended, closes
+// the direct-read descriptors and keeps it.
+func (s *Session) releaseBaton() {
+	s.dmu.Lock()
+	defer s.dmu.Unlock()
+	if s.dirDone {
+		s.dir.close()
+		return
+	}
+	s.baton.Unlock()
 }
 
 // buffered is a codec that can say whether it holds unread bytes.
@@ -543,6 +610,11 @@ func (s *Session) shutdown(reason error) {
 	for _, ch := range pending {
 		ch <- response{err: reason}
 	}
+	if s.dir != nil {
+		// A caller waiting for its reply in awaitInput finds its entry
+		// gone, and takes the answer above from its channel.
+		s.dir.wakeUp()
+	}
 	s.cancel()
 	close(s.done)
 }
@@ -570,7 +642,7 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		return nil, err
 	}
 	if s.dir != nil && ctx.Value(noDirectKey{}) == nil && s.baton.TryLock() {
-		return s.readOwn(id, ch)
+		return s.readOwn(ctx, id, ch)
 	}
 	select {
 	case r := <-ch:
@@ -592,11 +664,21 @@ func WithoutDirectRead(ctx context.Context) context.Context {
 	return context.WithValue(ctx, noDirectKey{}, true)
 }
 
-// readOwn reads from the input until the reply to id comes, handling
-// whatever else comes first as Run would. The caller holds the baton;
-// readOwn releases it.
-func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
-	res, ok, err := s.readOwnLocked(id, ch)
+// readOwn reads from the input until the reply to id comes, or ctx ends,
+// handling whatever else comes first as Run would. The caller holds the
+// baton; readOwn releases it.
+func (s *Session) readOwn(ctx context.Context, id int64, ch chan response) (wire.Raw, error) {
+	var stop func() bool
+	if ctx.Done() != nil {
+		// A wake-up that comes after stop (the function had started) ends
+		// a later caller's awaitInput for nothing: that caller looks at
+		// its own ctx and waits again.
+		stop = context.AfterFunc(ctx, s.wakeUp)
+	}
+	res, ok, err := s.readOwnLocked(ctx, id)
+	if stop != nil {
+		stop()
+	}
 	s.directReads.Add(1)
 	if s.runWaits.CompareAndSwap(true, false) {
 		s.readDone <- struct{}{}
@@ -604,16 +686,21 @@ func (s *Session) readOwn(id int64, ch chan response) (wire.Raw, error) {
 	if ok {
 		return res, err
 	}
-	// Run read the reply before this caller had the baton; it is on its
-	// way.
-	r := <-ch
-	return r.result, r.err
+	// Run read the reply before this caller had the baton, or the session
+	// ended: the answer is on its way.
+	select {
+	case r := <-ch:
+		return r.result, r.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 // readOwnLocked is readOwn while holding the baton; ok is false if the
-// reply was read by Run (or the session ended) and is on ch.
-func (s *Session) readOwnLocked(id int64, ch chan response) (res wire.Raw, ok bool, err error) {
-	defer s.baton.Unlock()
+// reply was read by Run (or the session ended) and is on the call's
+// channel.
+func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok bool, err error) {
+	defer s.releaseBaton()
 	s.dmu.Lock()
 	waiting := s.bgWaiting
 	if waiting {
@@ -632,12 +719,24 @@ func (s *Session) readOwnLocked(id int64, ch chan response) (res wire.Raw, ok bo
 		}
 	}()
 	// Run read the reply (or the session ended) before this caller had the
-	// baton: its answer is on ch. Once the caller holds the baton, only it
-	// reads, so one look is enough.
+	// baton: its answer is on its channel. Once the caller holds the
+	// baton, only it reads, so one look is enough.
 	if !s.isPending(id) {
 		return nil, false, nil
 	}
 	for {
+		if s.codec.(buffered).Buffered() == 0 && !s.dir.awaitInput() {
+			// Woken: this caller's ctx has ended, or the session, or the
+			// wake-up was meant for an earlier caller.
+			if !s.isPending(id) {
+				return nil, false, nil // shutdown answered on the channel
+			}
+			if ctx.Err() != nil {
+				s.forget(id)
+				return nil, true, context.Cause(ctx)
+			}
+			continue
+		}
 		m := new(wire.Message)
 		if rerr := s.codec.ReadMessage(m); rerr != nil {
 			if errors.Is(rerr, wire.ErrMalformed) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -61,17 +62,36 @@ type codecCase struct {
 	name     string
 	newCodec func(io.Reader) wire.Codec
 	newProto func(io.Reader) editorProto
+	// direct: the session reads a real pipe, given as Options.Input, so
+	// that callers read their own replies (direct reads, on Linux);
+	// otherwise it reads a net.Pipe, and only Run reads.
+	direct bool
 }
 
 var codecs = []codecCase{
-	{"vim", func(r io.Reader) wire.Codec { return vimjson.New(r) }, newVimProto},
-	{"nvim", func(r io.Reader) wire.Codec { return msgpackrpc.New(r) }, newNvimProto},
+	{name: "vim", newCodec: func(r io.Reader) wire.Codec { return vimjson.New(r) }, newProto: newVimProto},
+	{name: "nvim", newCodec: func(r io.Reader) wire.Codec { return msgpackrpc.New(r) }, newProto: newNvimProto},
 }
 
-// forEachCodec runs one scenario for every codec.
+// forEachCodec runs one scenario for every codec, with direct reads off
+// and on.
 func forEachCodec(t *testing.T, f func(t *testing.T, cc codecCase)) {
 	for _, cc := range codecs {
-		t.Run(cc.name, func(t *testing.T) { f(t, cc) })
+		forEachReader(t, cc, f)
+	}
+}
+
+// forEachReader runs one scenario for cc with direct reads off ("run":
+// only Run reads) and on ("direct").
+func forEachReader(t *testing.T, cc codecCase, f func(t *testing.T, cc codecCase)) {
+	for _, direct := range []bool{false, true} {
+		cc := cc
+		cc.direct = direct
+		name := cc.name + "/run"
+		if direct {
+			name = cc.name + "/direct"
+		}
+		t.Run(name, func(t *testing.T) { f(t, cc) })
 	}
 }
 
@@ -224,7 +244,7 @@ func (p *nvimProto) values() wire.Codec { return p.out }
 // editor drives the editor's end of the pipe.
 type editor struct {
 	t      *testing.T
-	conn   net.Conn
+	conn   editorEnd
 	proto  editorProto
 	frames chan frame
 	wmu    sync.Mutex
@@ -326,20 +346,55 @@ type env struct {
 	runErr chan error
 }
 
+// editorEnd is the editor's end of the stream: what it writes goes to the
+// session, and Close ends the stream both ways.
+type editorEnd interface {
+	io.Writer
+	SetWriteDeadline(time.Time) error
+	Close() error
+}
+
+// pipeEnd is the editor's end of two real pipes.
+type pipeEnd struct {
+	w *os.File // editor -> session
+	r *os.File // session -> editor
+}
+
+func (p pipeEnd) Write(b []byte) (int, error)        { return p.w.Write(b) }
+func (p pipeEnd) SetWriteDeadline(t time.Time) error { return p.w.SetWriteDeadline(t) }
+func (p pipeEnd) Close() error                       { p.r.Close(); return p.w.Close() }
+
 // start connects a session, served by h, to a fake editor.
 func start(t *testing.T, cc codecCase, h *handler, opts rpc.Options) *env {
 	t.Helper()
-	a, b := net.Pipe()
+	var (
+		sessIn  io.ReadCloser // the session's end
+		sessOut io.Writer
+		edEnd   editorEnd
+		edIn    io.Reader
+	)
+	if cc.direct {
+		inR, inW, outR, outW := rpc.Pipes(t) // editor -> session, session -> editor
+		sessIn, sessOut, opts.Input = inR, outW, inR
+		edEnd, edIn = pipeEnd{w: inW, r: outR}, outR
+	} else {
+		a, b := net.Pipe()
+		sessIn, sessOut = a, a
+		edEnd, edIn = b, b
+	}
 	if h == nil {
 		h = &handler{}
 	}
 	opts.Handler = h
-	sess := rpc.New(cc.newCodec(a), a, opts)
+	sess := rpc.New(cc.newCodec(sessIn), sessOut, opts)
+	if cc.direct && runtime.GOOS == "linux" && !rpc.DirectReadsOn(sess) {
+		t.Fatal("direct reads are off over real pipes")
+	}
 	h.sess = sess
 	e := &env{sess: sess, runErr: make(chan error, 1)}
 	go func() { e.runErr <- sess.Run(context.Background()) }()
 
-	ed := &editor{t: t, conn: b, proto: cc.newProto(b), frames: make(chan frame, 256)}
+	ed := &editor{t: t, conn: edEnd, proto: cc.newProto(edIn), frames: make(chan frame, 256)}
 	go func() {
 		defer close(ed.frames)
 		for {
@@ -352,14 +407,14 @@ func start(t *testing.T, cc codecCase, h *handler, opts rpc.Options) *env {
 	}()
 	e.ed = ed
 	t.Cleanup(func() {
-		b.Close()
+		edEnd.Close()
 		select {
 		case <-e.runErr:
 		case <-sess.Done():
 		case <-time.After(timeout):
 			t.Error("Run did not return after the editor closed the stream")
 		}
-		a.Close()
+		sessIn.Close()
 	})
 	return e
 }
@@ -979,7 +1034,11 @@ func vimCase(t *testing.T) codecCase {
 // An answer from Vim whose body is not [result, error] fails the call that
 // waits for it, instead of leaving it waiting, and the session goes on.
 func TestVimUnexpectedAnswer(t *testing.T) {
-	e := start(t, vimCase(t), nil, rpc.Options{})
+	forEachReader(t, vimCase(t), testVimUnexpectedAnswer)
+}
+
+func testVimUnexpectedAnswer(t *testing.T, cc codecCase) {
+	e := start(t, cc, nil, rpc.Options{})
 	for _, body := range []string{`"ERROR"`, `42`, `null`, `[]`, `[1]`, `[1,null,3]`, `{"a":1}`} {
 		res := call(context.Background(), e.sess, "F", 1)
 		f := e.ed.expect(wire.Request, "F")
@@ -1013,7 +1072,11 @@ func TestVimUnexpectedAnswer(t *testing.T) {
 // (key, n): for a request, a call of the channel callback with the
 // request's id, whose answer is the request's.
 func TestVimChunkedCall(t *testing.T) {
-	e := start(t, vimCase(t), nil, rpc.Options{})
+	forEachReader(t, vimCase(t), testVimChunkedCall)
+}
+
+func testVimChunkedCall(t *testing.T, cc codecCase) {
+	e := start(t, cc, nil, rpc.Options{})
 	big := strings.Repeat("ab\"\\é🎉\n", vimjson.ChunkThreshold/8)
 
 	// chunks reads FuncChunk notifications up to the frame that follows
