@@ -65,9 +65,15 @@ type Plugin struct {
 	genStop  context.CancelCauseFunc
 	onUnload []func(context.Context) error
 	unloaded bool
+	// asyncRunning counts the request_async handlers that have started and
+	// not yet answered. Invariant, under mu: a handler starts (the count
+	// goes up) only while unloaded is false, and asyncIdle is closed once
+	// unloaded is set and the count is 0. So no handler starts while the
+	// unload waits for the running ones, and the wait is on a channel.
+	asyncRunning int
+	asyncIdle    chan struct{}
 
-	work sync.WaitGroup // async handlers
-	quit chan struct{}  // closed when the plugin should exit
+	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once
 }
 
@@ -178,9 +184,10 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			Platform: getenv(protocol.EnvPlatform),
 			Mode:     getenv(protocol.EnvMode),
 		},
-		codec:    codec,
-		handlers: make(map[string]*handler),
-		quit:     make(chan struct{}),
+		codec:     codec,
+		handlers:  make(map[string]*handler),
+		asyncIdle: make(chan struct{}),
+		quit:      make(chan struct{}),
 	}
 	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
 	if path := getenv(EnvCPUProfile); path != "" {
@@ -242,7 +249,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		p.unload(context.Background(), false)
 		return 0
 	case <-p.quit:
-		p.work.Wait()
+		<-p.asyncIdle
 		return 0
 	}
 }
@@ -319,18 +326,21 @@ func (p *Plugin) unload(ctx context.Context, report bool) {
 		return
 	}
 	p.unloaded = true
+	if p.asyncRunning == 0 {
+		close(p.asyncIdle)
+	}
 	hooks := p.onUnload
 	p.mu.Unlock()
 	p.cancel(ErrUnloaded)
 	// request_async calls that were running answer now (their ctx ended):
 	// let their answers go out before the unload report, so that the
 	// editor handles them before it sees the process exit.
-	answered := make(chan struct{})
-	go func() { p.work.Wait(); close(answered) }()
+	wait := time.NewTimer(unloadHookTimeout)
 	select {
-	case <-answered:
-	case <-time.After(unloadHookTimeout):
+	case <-p.asyncIdle:
+	case <-wait.C:
 	}
+	wait.Stop()
 
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unloadHookTimeout)
 	defer cancel()
@@ -446,27 +456,50 @@ func (p *Plugin) async(m *wire.Message) {
 		p.log.Error("bad $async message", "err", err)
 		return
 	}
-	p.work.Add(1)
+	p.mu.Lock()
+	if p.unloaded {
+		// It was on its way when the unload began: answer without
+		// running it.
+		p.mu.Unlock()
+		p.resolve(ok, fail, method, nil, ErrUnloaded)
+		return
+	}
+	p.asyncRunning++
+	p.mu.Unlock()
 	go func() {
-		defer p.work.Done()
+		defer p.asyncDone()
 		res, err := p.run(method, params)
-		var args []any
-		if err != nil {
-			args = []any{ok, fail, false, map[string]any{
-				"name":    "VigorError",
-				"plugin":  p.name,
-				"method":  method,
-				"message": err.Error(),
-			}}
-		} else {
-			args = []any{ok, fail, true, res}
-		}
-		// The plugin may be unloading (p.ctx is cancelled then); the
-		// answer must still reach the editor, or its callbacks leak.
-		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
-			p.log.Error("cannot resolve request_async", "method", method, "err", err)
-		}
+		p.resolve(ok, fail, method, res, err)
 	}()
+}
+
+// asyncDone counts a request_async handler out (see asyncRunning).
+func (p *Plugin) asyncDone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asyncRunning--
+	if p.asyncRunning == 0 && p.unloaded {
+		close(p.asyncIdle)
+	}
+}
+
+// resolve answers a request_async call: its success callback gets res, or
+// its failure callback an error object made from err.
+func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
+	args := []any{ok, fail, true, res}
+	if err != nil {
+		args = []any{ok, fail, false, map[string]any{
+			"name":    "VigorError",
+			"plugin":  p.name,
+			"method":  method,
+			"message": err.Error(),
+		}}
+	}
+	// The plugin may be unloading (p.ctx is cancelled then); the answer
+	// must still reach the editor, or its callbacks leak.
+	if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
+		p.log.Error("cannot resolve request_async", "method", method, "err", err)
+	}
 }
 
 // run calls a handler with panic recovery.

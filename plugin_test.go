@@ -108,6 +108,7 @@ func forEachEditor(t *testing.T, f func(t *testing.T, kind string)) {
 type serveOpts struct {
 	env    map[string]string // added to (or replacing) the default env
 	answer func(fn string, args []any) (any, string)
+	ctx    context.Context // serve's ctx (its end is SIGTERM); nil means context.Background()
 }
 
 // startServe runs serve() for a plugin "demo" (instance "7") with setup,
@@ -142,9 +143,13 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 	if e.answer == nil {
 		e.answer = func(string, []any) (any, string) { return nil, "" }
 	}
+	ctx := opts.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	go e.read()
 	go func() {
-		e.code <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, e.stderr,
+		e.code <- serve(ctx, func(k string) string { return env[k] }, inR, outW, e.stderr,
 			func(ctx context.Context, p *Plugin) error {
 				e.plugin.Store(p)
 				return setup(ctx, p)
@@ -714,6 +719,68 @@ func TestServeAsync(t *testing.T) {
 			t.Fatalf("message %q, want the panic", msg)
 		}
 	})
+}
+
+// $async calls that arrive while the plugin unloads (the runtime had sent
+// them before its $unload, or they were on their way) are answered at once
+// with ErrUnloaded instead of starting: no handler starts while the unload
+// waits for the running ones, which would race that wait.
+func TestServeAsyncDuringUnload(t *testing.T) {
+	for _, how := range []string{"unload", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			forEachEditor(t, func(t *testing.T, kind string) {
+				ctx, terminate := context.WithCancel(context.Background())
+				defer terminate()
+				started, cancelled := make(chan struct{}), make(chan struct{})
+				e := startServe(t, kind, serveOpts{ctx: ctx}, func(ctx context.Context, p *Plugin) error {
+					p.Handle("block", func(ctx context.Context) error {
+						close(started)
+						<-ctx.Done()
+						close(cancelled)
+						time.Sleep(20 * time.Millisecond) // the unload waits for it
+						return context.Cause(ctx)
+					})
+					p.Handle("quick", func() int { return 1 })
+					return nil
+				})
+				e.ready()
+				e.notify(protocol.MethodAsync, "ok:0", "ng:0", "block", []any{})
+				waitChan(t, started, "the blocking handler to start")
+				if how == "unload" {
+					e.notify(protocol.MethodUnload)
+				} else {
+					terminate()
+				}
+				waitChan(t, cancelled, "the unload to begin")
+				const n = 20
+				for i := 1; i <= n; i++ {
+					e.notify(protocol.MethodAsync, fmt.Sprintf("ok:%d", i), fmt.Sprintf("ng:%d", i), "quick", []any{})
+				}
+				resolved := map[string]any{}
+				for len(resolved) < n+1 {
+					c := e.next()
+					switch c.fn {
+					case protocol.FuncUnloaded:
+						if _, ok := resolved["ok:0"]; !ok {
+							t.Fatalf("on_unloaded came before the running handler's answer")
+						}
+						continue
+					case protocol.FuncResolve:
+					default:
+						t.Fatalf("the plugin sent %v", c)
+					}
+					if len(c.args) != 4 || c.args[2] != false {
+						t.Fatalf("resolve %v, want a failure", c.args)
+					}
+					if msg := c.args[3].(map[string]any)["message"]; msg != ErrUnloaded.Error() {
+						t.Fatalf("resolve %v: message %q, want %q", c.args, msg, ErrUnloaded)
+					}
+					resolved[c.args[0].(string)] = c.args[3]
+				}
+				checkEqual(t, "exit code", e.wait(), 0)
+			})
+		})
+	}
 }
 
 // unloadSetup registers three hooks that record their order; the second
