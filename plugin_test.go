@@ -836,6 +836,64 @@ func TestServeUnload(t *testing.T) {
 	}
 }
 
+// The whole unload keeps to the budget that came with $unload: a hook and
+// a request_async handler that ignore their ctx are left behind, the
+// report says so, and serve returns, well before the runtime would kill
+// the process.
+func TestServeUnloadBudget(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		release := make(chan struct{}) // lets the stuck goroutines go once the test is over
+		started := make(chan struct{})
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("stuck", func(ctx context.Context) { close(started); <-release })
+			p.OnUnload(func(ctx context.Context) error { return errors.New("first") })
+			p.OnUnload(func(ctx context.Context) error { <-release; return nil })
+			return nil
+		})
+		t.Cleanup(func() { close(release) })
+		e.ready()
+		e.notify(protocol.MethodAsync, "ok:1", "ng:1", "stuck", []any{})
+		waitChan(t, started, "the handler to start")
+		const budget = 400 * time.Millisecond
+		begin := time.Now()
+		e.notify(protocol.MethodUnload, budget.Milliseconds())
+		c := e.expect(protocol.FuncUnloaded, true)
+		took := time.Since(begin)
+		want := "an unload hook did not return within the unload budget (400 ms, g:vigor#unload_timeout), so the plugin exited without it"
+		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", want})
+		checkEqual(t, "exit code", e.wait(), 0)
+		if took < budget/2 || took > budget {
+			t.Errorf("the report came after %v, want it within the budget of %v (and after the hooks' time)", took, budget)
+		}
+	})
+}
+
+// The budget comes with $unload; without one, the plugin takes the
+// default. The report closes the budget.
+func TestUnloadPlan(t *testing.T) {
+	p := &Plugin{codec: vimjson.New(strings.NewReader(""))}
+	for _, tt := range []struct {
+		params []wire.Raw
+		want   time.Duration
+	}{
+		{nil, protocol.UnloadBudget * time.Millisecond},
+		{[]wire.Raw{wire.Raw("1500")}, 1500 * time.Millisecond},
+		{[]wire.Raw{wire.Raw("0")}, 0},
+		{[]wire.Raw{wire.Raw("-1")}, protocol.UnloadBudget * time.Millisecond},
+		{[]wire.Raw{wire.Raw(`"soon"`)}, protocol.UnloadBudget * time.Millisecond},
+	} {
+		if got := p.unloadBudget(tt.params); got != tt.want {
+			t.Errorf("unloadBudget(%s) = %v, want %v", tt.params, got, tt.want)
+		}
+	}
+	start := time.Unix(0, 0)
+	ms := func(n int) time.Time { return start.Add(time.Duration(n) * time.Millisecond) }
+	checkEqual(t, "plan for 3 s", newUnloadPlan(start, 3*time.Second),
+		unloadPlan{asyncFirst: ms(300), hooksCtx: ms(2500), hooksEnd: ms(2750), deadline: ms(3000)})
+	checkEqual(t, "plan for 1 s", newUnloadPlan(start, time.Second),
+		unloadPlan{asyncFirst: ms(100), hooksCtx: ms(800), hooksEnd: ms(900), deadline: ms(1000)})
+}
+
 // A panicking hook fails the unload; the other hooks still run.
 func TestServeUnloadHookPanics(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {

@@ -30,7 +30,22 @@ const (
 	ReservedPrefix  = "$"
 	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
 	MethodInterrupt = "$interrupt" // notify: [reason?]
-	MethodUnload    = "$unload"    // notify: []
+	MethodUnload    = "$unload"    // notify: [budget] (milliseconds; see UnloadBudget)
+)
+
+// The unload budget. The runtime sends MethodUnload with [budget]: the
+// milliseconds that the plugin has for all of its unload (its running
+// request_async handlers answer, its unload hooks run, it reports with
+// FuncUnloaded and exits). The budget is g:vigor#unload_timeout, whose
+// default is UnloadBudget; a plugin that gets none (the editor closed the
+// channel or sent SIGTERM) uses UnloadBudget too. The runtime kills the
+// process UnloadGrace milliseconds after the budget has run out. A test
+// keeps both figures equal to the runtime's (s:defaults in
+// autoload/vigor/_internal/conf.vim, s:UNLOAD_GRACE in
+// autoload/vigor/_internal/plugin.vim).
+const (
+	UnloadBudget = 3000 // milliseconds
+	UnloadGrace  = 500  // milliseconds
 )
 
 // Editor functions (autoload/vigor/_internal/...) that the SDK calls.
