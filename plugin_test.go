@@ -592,6 +592,41 @@ func TestServeCallEditor(t *testing.T) {
 	})
 }
 
+// Cmd sends one command line; Exec sends its lines, split at line
+// breaks, with the plugin's name; their errors name the method.
+func TestServeCmdAndExec(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		answer := func(fn string, args []any) (any, string) {
+			if fn == protocol.FuncExec && len(args) == 2 && len(args[1].([]any)) == 1 {
+				return nil, "line 1: Vim(echo):E121: Undefined variable: x"
+			}
+			return nil, ""
+		}
+		e := startServe(t, kind, serveOpts{answer: answer}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("cmd", func(ctx context.Context, cmd string) error { return p.Cmd(ctx, cmd, nil) })
+			p.Handle("exec", func(ctx context.Context, lines ...string) error { return p.Exec(ctx, lines...) })
+			p.Handle("exec_fn", func(ctx context.Context, lines ...string) string {
+				var ee *EditorError
+				if errors.As(p.Exec(ctx, lines...), &ee) {
+					return ee.Fn
+				}
+				return ""
+			})
+			return nil
+		})
+		e.ready()
+		checkEqual(t, "cmd of 3 lines", e.request("cmd", "a\nb\nc"),
+			[]any{nil, "Cmd runs one Ex command, and this one has 3 lines: use Exec to run several lines"})
+		checkEqual(t, "cmd", e.request("cmd", "let g:x = 1 | let g:y = 2"), []any{nil, nil})
+		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncCmd, args: []any{"let g:x = 1 | let g:y = 2", map[string]any{}}, request: true})
+		checkEqual(t, "exec", e.request("exec", "a\nb", "c"), []any{nil, nil})
+		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncExec, args: []any{"demo", []any{"a", "b", "c"}}, request: true})
+		checkEqual(t, "exec error", e.request("exec", "echo x"), []any{nil, "Exec(): line 1: Vim(echo):E121: Undefined variable: x"})
+		e.next()
+		checkEqual(t, "exec error's Fn", e.request("exec_fn", "echo x"), []any{"Exec", nil})
+	})
+}
+
 func TestServeSetupFails(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

@@ -56,6 +56,7 @@ const (
 	FuncResolve  = "vigor#_internal#callback#resolve"   // (success_id, failure_id, ok, value)
 	FuncEcho     = "vigor#_internal#echo#plugin"        // (level, name, message)
 	FuncCmd      = "vigor#_internal#api#cmd"            // (cmd, vars)
+	FuncExec     = "vigor#_internal#api#exec"           // (plugin, lines): sources lines; errors are "line N: ..."
 	FuncEval     = "vigor#_internal#api#eval"           // (expr, vars)
 	FuncDispatch = "vigor#_internal#api#dispatch"       // (plugin, method, params)
 	FuncNotify   = "vigor#_internal#api#notify"         // (plugin, fn, args)
