@@ -303,11 +303,45 @@ func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error
 	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(re.Error())}
+			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(nvimMessage(n.codec, re))}
 		}
 		return nil, err
 	}
 	return raw, nil
+}
+
+// nvimMessage reads the message of an error from Neovim, which sends
+// [type, message] (the message a String, or a Binary).
+func nvimMessage(codec wire.Codec, re *rpc.RemoteError) string {
+	var pair []any
+	if err := codec.Unmarshal(re.Raw, &pair); err == nil && len(pair) == 2 {
+		switch msg := pair[1].(type) {
+		case string:
+			return msg
+		case []byte:
+			return string(msg)
+		}
+	}
+	return re.Error()
+}
+
+// nvimError is an *rpc.RemoteError from Neovim whose text is its message
+// (nvimMessage).
+type nvimError struct {
+	re  *rpc.RemoteError
+	msg string
+}
+
+func (e *nvimError) Error() string { return e.msg }
+func (e *nvimError) Unwrap() error { return e.re }
+
+// nvimErr returns err with Neovim's message as its text, if it is an
+// *rpc.RemoteError, else err.
+func (n *Nvim) nvimErr(err error) error {
+	if re, ok := err.(*rpc.RemoteError); ok {
+		return &nvimError{re: re, msg: nvimMessage(n.codec, re)}
+	}
+	return err
 }
 
 // Notify implements Adapter.
@@ -356,7 +390,7 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 			raw, err = n.c.Call(ctx, "nvim_call_function", []any{protocol.FuncBatch, []any{list}})
 		}
 		if err != nil {
-			return nil, err
+			return nil, n.nvimErr(err)
 		}
 		return decodeBatch(n.codec, calls, raw)
 	}
@@ -367,13 +401,13 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		return msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
 	})
 	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
-	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(re.Error(), "nvim_call_atomic") {
+	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)
 		return n.Batch(ctx, calls)
 	}
 	if err != nil {
-		return nil, err
+		return nil, n.nvimErr(err)
 	}
 	return decodeBatch(n.codec, calls, raw)
 }

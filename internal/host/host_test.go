@@ -313,8 +313,9 @@ func TestVimCallError(t *testing.T) {
 		{"Foo", `[null,"in g:FooBar: E117: Unknown function: g:Foo"]`, "in g:FooBar: E117: Unknown function: Foo"},
 		{"vigor#x#Foo", `[null,"E117: Unknown function: vigor#x#Foo"]`, "E117: Unknown function: vigor#x#Foo"},
 		{"strftime", `[null,"E116: Invalid arguments for function strftime"]`, "E116: Invalid arguments for function strftime"},
-		// An error that is not a String is printed.
-		{"Foo", `[null,[0,"thrown"]]`, "thrown"},
+		// An error that is not a String (Vim sends v:exception, always
+		// one) is printed.
+		{"Foo", `[null,[0,"thrown"]]`, "[0 thrown]"},
 		{"Foo", `[null,{"code":1}]`, "map[code:1]"},
 	}
 	for _, tt := range tests {
@@ -624,6 +625,10 @@ func TestNvimCallRemoteError(t *testing.T) {
 		{[]any{0, "function Outer[2]..Inner, line 6: Vim(call):boom"}, "Vim(call):boom"},
 		{[]any{0, "Foo[1]..Bar, line 3: E121: Undefined variable: x"}, "E121: Undefined variable: x"},
 		{[]any{0, "plain message"}, "plain message"},
+		{[]any{1, []byte("sent as Binary")}, "sent as Binary"},
+		// Not Neovim's [type, message]: printed.
+		{"a String", "a String"},
+		{[]any{1, 2, 3}, "[1 2 3]"},
 	}
 	for _, tt := range tests {
 		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
@@ -758,6 +763,57 @@ func TestNvimBatchError(t *testing.T) {
 				t.Errorf("%d results, want %d", len(got), tt.index)
 			}
 		})
+	}
+}
+
+// A batch that Neovim fails as a whole (not one of its calls) fails with
+// Neovim's message, and the error is still the session's *rpc.RemoteError.
+func TestNvimBatchRemoteError(t *testing.T) {
+	for _, mode := range []string{"", "lua", "vimscript"} {
+		_, nv := nvimAdapter(t, nil, remoteError(t, []any{1, "Vim:E5108: Error executing lua"}), mode)
+		_, err := nv.Batch(bg, threeCalls)
+		var re *rpc.RemoteError
+		if err == nil || err.Error() != "Vim:E5108: Error executing lua" || !errors.As(err, &re) {
+			t.Errorf("mode %q: err = %v (%T), want Neovim's message and an *rpc.RemoteError", mode, err, err)
+		}
+	}
+}
+
+// atomicless is a Neovim without nvim_call_atomic: it fails that method
+// with Neovim's error, and answers any other with reply.
+type atomicless struct {
+	t       *testing.T
+	reply   wire.Raw
+	methods []string
+}
+
+func (a *atomicless) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	a.methods = append(a.methods, method)
+	if method == "nvim_call_atomic" {
+		return nil, remoteError(a.t, []any{0, "Invalid method: nvim_call_atomic"})
+	}
+	return a.reply, nil
+}
+
+func (a *atomicless) Notify(ctx context.Context, method string, params []any) error { return nil }
+
+// Without nvim_call_atomic, batches go through the Lua loop, from then on.
+func TestNvimBatchWithoutAtomic(t *testing.T) {
+	a := &atomicless{t: t, reply: mp(t, []any{[]any{1, 2, 3}, nil})}
+	nv := host.New("nvim", a, msgpackrpc.New(strings.NewReader("")))
+	for i := 0; i < 2; i++ {
+		got, err := nv.Batch(bg, threeCalls)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("batch %d: %d results, err %v", i, len(got), err)
+		}
+	}
+	checkEqual(t, "methods", a.methods, []string{"nvim_call_atomic", "nvim_exec_lua", "nvim_exec_lua"})
+}
+
+func checkEqual(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v, want %#v", what, got, want)
 	}
 }
 
