@@ -510,12 +510,11 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 	case protocol.MethodAsync:
 		p.async(m)
 		return
-	case "nvim_error_event":
-		var v any
-		if len(m.Params) > 0 {
-			_ = p.codec.Unmarshal(m.Params[len(m.Params)-1], &v)
+	}
+	if ok, err := p.ed.EditorNotification(m); ok {
+		if err != nil {
+			p.log.Error("the editor reported an error", "err", err)
 		}
-		p.log.Error("Neovim reported an error for a notification", "err", v)
 		return
 	}
 	if _, err := p.run(m.Method, m.Params); err != nil {

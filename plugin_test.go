@@ -560,6 +560,19 @@ func TestServeNotificationError(t *testing.T) {
 	})
 }
 
+// Neovim's nvim_error_event goes to the plugin's log, not to a method.
+func TestServeNvimErrorEvent(t *testing.T) {
+	e := startServe(t, "nvim", serveOpts{}, demoSetup)
+	e.ready()
+	e.notify("nvim_error_event", 0, "Vim:E117: Unknown function: Nope")
+	e.notify("fail") // a notification after it, to know that it was handled
+	c := e.expect(protocol.FuncEcho, false)
+	checkEqual(t, "echo args", c.args, []any{"error", "demo", "fail: bad input"})
+	if log := e.stderr.String(); !strings.Contains(log, "Neovim reported an error for a notification: Vim:E117: Unknown function: Nope") {
+		t.Fatalf("the log lacks the error:\n%s", log)
+	}
+}
+
 // A handler calls the editor while the editor waits for it (re-entrancy),
 // through Vim's channel callback or nvim_call_function.
 func TestServeCallEditor(t *testing.T) {

@@ -60,6 +60,12 @@ type Adapter interface {
 	Notify(ctx context.Context, fn string, args []any) error
 	// Batch must not modify calls: the SDK passes its caller's slice.
 	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
+	// EditorNotification reports whether m is a notification that the
+	// editor sends of its own accord, rather than one of the runtime's
+	// (a plugin's method, or a reserved one), and returns the error it
+	// reports, if any, for the log. Neovim reports the failure of a
+	// notification that the plugin sent with nvim_error_event.
+	EditorNotification(m *wire.Message) (bool, error)
 }
 
 // NewCodec returns the codec that host ("vim" or "nvim") speaks. For Vim,
@@ -193,6 +199,9 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 	}
 	return v.c.Notify(ctx, fn, args)
 }
+
+// EditorNotification implements Adapter: Vim sends none.
+func (v *Vim) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
 
 // Batch implements Adapter.
 func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
@@ -350,6 +359,24 @@ func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
 		args = []any{}
 	}
 	return n.c.Notify(ctx, "nvim_call_function", []any{fn, args})
+}
+
+// EditorNotification implements Adapter: nvim_error_event [type, message].
+func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
+	if m.Method != "nvim_error_event" {
+		return false, nil
+	}
+	var msg any = "(no message)"
+	if len(m.Params) > 0 {
+		var v any
+		if err := n.codec.Unmarshal(m.Params[len(m.Params)-1], &v); err == nil {
+			msg = v
+		}
+	}
+	if b, ok := msg.([]byte); ok {
+		msg = string(b)
+	}
+	return true, fmt.Errorf("Neovim reported an error for a notification: %v", msg)
 }
 
 // Neovim puts where a user exception was thrown in front of its message

@@ -779,6 +779,33 @@ func TestNvimBatchRemoteError(t *testing.T) {
 	}
 }
 
+// Neovim reports a failed notification with nvim_error_event [type,
+// message]; the adapter takes it, and Vim's takes nothing.
+func TestEditorNotification(t *testing.T) {
+	_, nv := nvimAdapter(t, nil, nil, "")
+	for _, tt := range []struct {
+		m   wire.Message
+		ok  bool
+		err string
+	}{
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event", Params: []wire.Raw{mp(t, 0), mp(t, "Vim:E117: Unknown function: Nope")}},
+			true, "Neovim reported an error for a notification: Vim:E117: Unknown function: Nope"},
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event", Params: []wire.Raw{mp(t, 0), mp(t, []byte("as Binary"))}},
+			true, "Neovim reported an error for a notification: as Binary"},
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event"}, true, "Neovim reported an error for a notification: (no message)"},
+		{wire.Message{Kind: wire.Notification, Method: "greet", Params: []wire.Raw{mp(t, "x")}}, false, ""},
+	} {
+		ok, err := nv.EditorNotification(&tt.m)
+		if ok != tt.ok || fmt.Sprint(err) != map[bool]string{true: tt.err, false: "<nil>"}[tt.err != ""] {
+			t.Errorf("Nvim.EditorNotification(%s) = %v, %v; want %v, %q", tt.m.Method, ok, err, tt.ok, tt.err)
+		}
+	}
+	_, vim := vimAdapter("", nil)
+	if ok, err := vim.EditorNotification(&wire.Message{Kind: wire.Notification, Method: "nvim_error_event"}); ok || err != nil {
+		t.Errorf("Vim.EditorNotification = %v, %v; want false, nil", ok, err)
+	}
+}
+
 // atomicless is a Neovim without nvim_call_atomic: it fails that method
 // with Neovim's error, and answers any other with reply.
 type atomicless struct {
