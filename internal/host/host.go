@@ -263,7 +263,7 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 	if err != nil {
 		return nil, fmt.Errorf("unexpected batch results from the editor: %w", err)
 	}
-	if isNull(pair[1]) {
+	if codec.IsNull(pair[1]) {
 		return results, nil
 	}
 	var fail []any
@@ -280,11 +280,6 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 		results = results[:be.Index]
 	}
 	return results, be
-}
-
-func isNull(r wire.Raw) bool {
-	s := strings.TrimSpace(string(r))
-	return s == "null" || s == "\xc0" || s == ""
 }
 
 // Nvim calls Neovim's API directly: errors come back in the response's

@@ -403,6 +403,10 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error { return Unmarshal(r, v) }
 // TypeName implements wire.Codec.
 func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
 
+// IsNull implements wire.Codec: JSON's null, which is Vim's v:null and
+// v:none.
+func (c *Codec) IsNull(r wire.Raw) bool { return isNull(r) }
+
 // TypeName names the Vim type of a JSON value.
 func TypeName(r wire.Raw) string {
 	r = bytes.TrimLeft(r, " \t\r\n")
