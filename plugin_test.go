@@ -226,7 +226,7 @@ func (e *fakeEditor) readVim() error {
 			// Vim9's call() wants g: for global functions, and builtins
 			// come through the legacy helper.
 			fn = strings.TrimPrefix(fn, "g:")
-			if fn == protocol.FuncVimLegacy && len(args) == 2 {
+			if fn == vimjson.FuncLegacy && len(args) == 2 {
 				fn, _ = args[0].(string)
 				args, _ = args[1].([]any)
 			}

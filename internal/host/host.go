@@ -70,18 +70,16 @@ type Adapter interface {
 
 // NewCodec returns the codec that host ("vim" or "nvim") speaks. For Vim,
 // vimCalls is how calls reach it ($VIGOR_VIM_CALLS: "callback", the
-// default, or "command").
+// default, or "command"; vimjson.Transport).
 func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (wire.Codec, error) {
 	switch host {
 	case "vim":
-		c := vimjson.New(r)
-		switch vimCalls {
-		case "", "callback":
-		case "command":
-			c.CallCommand = true
-		default:
-			return nil, fmt.Errorf("unknown way of calling Vim %q (want callback or command)", vimCalls)
+		t, err := vimjson.ParseTransport(vimCalls)
+		if err != nil {
+			return nil, err
 		}
+		c := vimjson.New(r)
+		c.Transport = t
 		return c, nil
 	case "nvim":
 		return msgpackrpc.New(r), nil
@@ -89,20 +87,27 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }
 
-// New returns the adapter for host.
+// New returns the adapter for host. For Vim it takes the codec's
+// Transport.
 func New(host string, c Caller, codec wire.Codec) Adapter {
 	if host == "vim" {
-		return &Vim{c: c, codec: codec}
+		v := &Vim{c: c, codec: codec}
+		if vc, ok := codec.(*vimjson.Codec); ok {
+			v.t = vc.Transport
+		}
+		return v
 	}
 	return &Nvim{c: c, codec: codec}
 }
 
-// Vim sends calls to the runtime's channel callback, which runs them in a
-// Vim9 try/catch and answers [result, error] (the vimjson codec turns the
-// error into an *rpc.RemoteError).
+// Vim sends calls in the codec's way (vimjson.Transport, which names the
+// functions as Vim needs them); the runtime runs them and answers
+// [result, error] (the vimjson codec turns the error into an
+// *rpc.RemoteError).
 type Vim struct {
 	c     Caller
 	codec wire.Codec
+	t     vimjson.Transport
 	// BatchFunc is the Vim function that runs a batch; empty means
 	// protocol.FuncVimBatch. (Benchmarks compare it with the legacy
 	// protocol.FuncBatch.)
@@ -114,82 +119,15 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	if args == nil {
 		args = []any{}
 	}
-	name, params := vimFunc(fn), args
-	if isBuiltin(fn) && v.callback() {
-		name, params = protocol.FuncVimLegacy, []any{fn, args}
-	}
+	name, params := v.t.Call(fn, args)
 	raw, err := v.c.Call(ctx, name, params)
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: vimMessage(fn, re.Error())}
+			return nil, &CallError{Fn: fn, Msg: vimjson.Message(fn, re.Error())}
 		}
 		return nil, err
 	}
 	return raw, nil
-}
-
-// callback reports whether calls reach the runtime's channel callback, a
-// def function (the codec's default), rather than Vim's "call" command.
-func (v *Vim) callback() bool {
-	c, ok := v.codec.(*vimjson.Codec)
-	return !ok || !c.CallCommand
-}
-
-// isBuiltin reports whether fn names a builtin function: only those have
-// a lower-case name without a scope or an autoload part. In a def function
-// some builtins (eval(), execute(), map() with a String...) read Vim9
-// script, so the adapter runs builtins through protocol.FuncVimLegacy from
-// the def functions, as they run everywhere else.
-func isBuiltin(fn string) bool {
-	if fn == "" || fn[0] < 'a' || fn[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(fn); i++ {
-		if c := fn[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// vimFunc returns the name under which Vim9 script's call() finds fn: a
-// global function (a name that starts with an upper-case letter and has no
-// scope or autoload part) needs "g:".
-func vimFunc(fn string) string {
-	if fn != "" && fn[0] >= 'A' && fn[0] <= 'Z' && !strings.ContainsAny(fn, ":#.") {
-		return "g:" + fn
-	}
-	return fn
-}
-
-// vimMessage turns Vim's message about fn back to the name the plugin used:
-// "g:Foo" becomes "Foo", but "g:FooBar" stays.
-func vimMessage(fn, msg string) string {
-	g := vimFunc(fn)
-	if g == fn {
-		return msg
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(msg, g)
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		end := i + len(g)
-		b.WriteString(msg[:i])
-		if end < len(msg) && isNameByte(msg[end]) {
-			b.WriteString(g)
-		} else {
-			b.WriteString(fn)
-		}
-		msg = msg[end:]
-	}
-}
-
-// isNameByte reports whether c can continue a Vim function name.
-func isNameByte(c byte) bool {
-	return c == '_' || c == '#' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // Notify implements Adapter. Errors are shown to the user by the helper.
@@ -218,12 +156,12 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 				b = append(b, ',')
 			}
 			b = append(b, '[')
-			builtin := isBuiltin(c.Fn)
-			if builtin { // [legacy, [fn, args]]
-				b = append(b, `"`+protocol.FuncVimLegacy+`",[`...)
+			name, legacy := v.t.BatchCall(c.Fn)
+			if legacy { // [legacy, [fn, args]]
+				b = append(b, `"`+vimjson.FuncLegacy+`",[`...)
 			}
 			var err error
-			if b, err = vimjson.AppendValue(b, vimFunc(c.Fn)); err != nil {
+			if b, err = vimjson.AppendValue(b, name); err != nil {
 				return b, err
 			}
 			b = append(b, ',')
@@ -232,7 +170,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 			} else if b, err = vimjson.AppendValue(b, c.Args); err != nil {
 				return b, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
 			}
-			if builtin {
+			if legacy {
 				b = append(b, ']')
 			}
 			b = append(b, ']')
@@ -248,7 +186,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	}
 	results, err := decodeBatch(v.codec, calls, raw)
 	if be, ok := err.(*BatchError); ok {
-		be.Msg = vimMessage(be.Fn, be.Msg)
+		be.Msg = vimjson.Message(be.Fn, be.Msg)
 	}
 	return results, err
 }

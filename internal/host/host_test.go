@@ -236,7 +236,7 @@ func TestVimCall(t *testing.T) {
 }
 
 // Vim9's call() needs "g:" to find a global function; builtins (lower-case
-// names) go through protocol.FuncVimLegacy, so that they read legacy
+// names) go through vimjson.FuncLegacy, so that they read legacy
 // script; other names go as they are. Notifications go through Vim's own
 // "call" command, which finds global functions without it.
 func TestVimFunctionNames(t *testing.T) {
@@ -262,7 +262,7 @@ func TestVimFunctionNames(t *testing.T) {
 		builtin := tt.fn == "strftime" || tt.fn == "foo_bar"
 		sent := f.only(t)
 		if builtin {
-			checkSent(t, sent, false, protocol.FuncVimLegacy, []any{tt.fn, []any{}})
+			checkSent(t, sent, false, vimjson.FuncLegacy, []any{tt.fn, []any{}})
 		} else if sent.method != tt.want {
 			t.Errorf("Call(%q) sent %q, want %q", tt.fn, sent.method, tt.want)
 		}
@@ -273,7 +273,7 @@ func TestVimFunctionNames(t *testing.T) {
 		}
 		want := wire.Raw(`[[` + string(mustValue(t, tt.want)) + `,[]]]`)
 		if builtin {
-			want = wire.Raw(`[["` + protocol.FuncVimLegacy + `",["` + tt.fn + `",[]]]]`)
+			want = wire.Raw(`[["` + vimjson.FuncLegacy + `",["` + tt.fn + `",[]]]]`)
 		}
 		checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{want})
 
@@ -339,7 +339,7 @@ func TestVimCallError(t *testing.T) {
 // answers as they come on the channel.
 func TestVimCallOverSession(t *testing.T) {
 	sess, v := vimSession(t, func(fn string, args []any) string {
-		if fn == protocol.FuncVimLegacy && len(args) == 2 {
+		if fn == vimjson.FuncLegacy && len(args) == 2 {
 			fn, _ = args[0].(string)
 		}
 		switch fn {
@@ -391,7 +391,7 @@ func TestVimCallOverSession(t *testing.T) {
 
 	// What the channel callback got: the session numbers its calls from 1,
 	// so Foo's error above came as [-3,[null,"E117: Unknown function: g:Foo"]].
-	strftime := `"` + protocol.FuncVimLegacy + `",["strftime",["%Y"]]`
+	strftime := `"` + vimjson.FuncLegacy + `",["strftime",["%Y"]]`
 	want := []string{`[-1,` + strftime + `]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,` + strftime + `]`}
 	if calls := v.received(); !reflect.DeepEqual(calls, want) {
 		t.Errorf("Vim got the calls\n%q\nwant\n%q", calls, want)
@@ -450,8 +450,8 @@ func TestVimBatch(t *testing.T) {
 		t.Errorf("results %q, want %q", rawStrings(got), want)
 	}
 	// The calls are sent pre-encoded, in one wire.Raw.
-	// (Builtins, as these lower-case names are, go through FuncVimLegacy.)
-	l := `"` + protocol.FuncVimLegacy + `",`
+	// (Builtins, as these lower-case names are, go through vimjson.FuncLegacy.)
+	l := `"` + vimjson.FuncLegacy + `",`
 	calls := `[[` + l + `["a",[]]],[` + l + `["b",[1,"x"]]],[` + l + `["c",[]]]]`
 	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(calls)})
 	// The request encodes as the runtime's channel callback expects.
@@ -879,7 +879,7 @@ func TestNew(t *testing.T) {
 	for calls, command := range map[string]bool{"": false, "callback": false, "command": true} {
 		if c, err := host.NewCodec("vim", calls, strings.NewReader("")); err != nil {
 			t.Error(err)
-		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.CallCommand != command {
+		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.Transport.Command != command {
 			t.Errorf(`NewCodec("vim", %q) = %#v`, calls, c)
 		}
 	}

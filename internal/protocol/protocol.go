@@ -66,11 +66,8 @@ const (
 	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
 	// job's channel callback: it runs each call [-id, fn, args] that the
 	// vimjson codec sends, in a Vim9 try/catch, and answers [result, error].
+	// The functions that carry calls and large messages are named in
+	// internal/codec/vimjson (transport.go).
 	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
-	FuncVimCall   = "vigor#_internal#api#vim#call"    // (fn, args) -> [result, error|v:null]
 	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
-	// FuncVimLegacy runs a builtin function in a legacy context, for the
-	// two def functions above (see internal/host).
-	FuncVimLegacy = "vigor#_internal#api#vim#legacy" // (fn, args) -> result
-
 )
