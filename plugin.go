@@ -137,7 +137,7 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// system calls, which wake faster than the runtime poller
 	// (internal/rpc/direct_linux.go).
 	in := os.Stdin
-	out := channelOut(os.Getenv(protocol.EnvHost))
+	out := channelOut(host.PollWrites(os.Getenv(protocol.EnvHost)))
 	// Stray prints must not corrupt the channel: fmt.Println and friends
 	// go to stderr, which the runtime copies to the plugin's log. The old
 	// os.Stdout must stay reachable, or its finalizer closes fd 1.

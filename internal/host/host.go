@@ -87,6 +87,22 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }
 
+// PollWrites reports whether the plugin writes its channel to host through
+// Go's runtime poller, from a non-blocking descriptor.
+//
+// Vim's job channel is a pipe. There the descriptor is made non-blocking
+// and served by the poller: a write to a full pipe (a large message while
+// Vim is busy) then parks only the goroutine, and Vim's batches are faster
+// so (BENCHMARKS.md, third session: about 13% in six pairs of runs).
+//
+// Neovim's job channel is a Unix socket. Every time Neovim reads from it,
+// the kernel reports the socket writable again, and a descriptor on the
+// poller wakes the plugin's idle thread for nothing, on every call and
+// several times during a batch. So for Neovim it stays a plain blocking
+// file: a write to a full socket blocks one OS thread, whose processor the
+// runtime hands to the other goroutines.
+func PollWrites(host string) bool { return host != "nvim" }
+
 // New returns the adapter for host. For Vim it takes the codec's
 // Transport.
 func New(host string, c Caller, codec wire.Codec) Adapter {

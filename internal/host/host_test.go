@@ -896,6 +896,13 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// Vim's pipe is written through the runtime poller; Neovim's socket is not.
+func TestPollWrites(t *testing.T) {
+	if !host.PollWrites("vim") || host.PollWrites("nvim") {
+		t.Errorf("PollWrites: vim %v, nvim %v; want true, false", host.PollWrites("vim"), host.PollWrites("nvim"))
+	}
+}
+
 func TestErrorStrings(t *testing.T) {
 	if got := (&host.CallError{Fn: "F", Msg: "m"}).Error(); got != "F(): m" {
 		t.Errorf("CallError: %q", got)
