@@ -42,11 +42,12 @@
 // # Calling the editor
 //
 // Every method that talks to the editor takes a context first: Call,
-// CallAs, Notify, Cmd, Eval, Batch, Redraw, Dispatch (another plugin's
-// method, through the editor), and Infof, Warnf, Errorf and Debugf for
-// messages to the user. Errors raised by the editor are *EditorError;
-// a failed call in a batch is a *BatchError that holds the results before
-// it.
+// CallAs, Notify, Cmd, Exec, Eval, Batch, Redraw, Dispatch (another
+// plugin's method, through the editor), and Infof, Warnf, Errorf and
+// Debugf for messages to the user. Cmd runs one Ex command; Exec runs
+// several lines as a script, as :source does. Errors raised by the editor
+// are *EditorError; a failed call in a batch is a *BatchError that holds
+// the results before it.
 //
 // # Values
 //

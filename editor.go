@@ -104,14 +104,56 @@ func (p *Plugin) Notify(ctx context.Context, fn string, args ...any) error {
 	return p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args})
 }
 
-// Cmd runs the Ex command cmd. The keys of vars are visible to cmd as l:
-// variables (vars may be nil), as in denops' cmd().
+// apiErr is editorErr for the methods that run through one of the
+// runtime's functions: the error names the method (name), not that
+// function.
+func apiErr(name string, err error) error {
+	var ce *host.CallError
+	if errors.As(err, &ce) {
+		return &EditorError{Fn: name, Msg: ce.Msg}
+	}
+	return err
+}
+
+// Cmd runs cmd, one Ex command on one line, as :execute does. The keys of
+// vars are visible to cmd as l: variables (vars may be nil), as in denops'
+// cmd(). A bar separates commands as it does on a command line, and
+// commands such as :autocmd and :normal take the rest of the line.
+//
+// A cmd that holds a line break is an error, and nothing runs: to run
+// several lines, use Exec, which runs them as a script.
 func (p *Plugin) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
+	if n := strings.Count(cmd, "\n"); n > 0 {
+		return fmt.Errorf("Cmd runs one Ex command, and this one has %d lines: use Exec to run several lines", n+1)
+	}
 	if vars == nil {
 		vars = map[string]any{}
 	}
 	_, err := p.ed.Call(ctx, protocol.FuncCmd, []any{cmd, vars})
-	return editorErr(err)
+	return apiErr("Cmd", err)
+}
+
+// Exec runs lines as a Vim script, as :source runs a file that holds
+// them: line continuation, :if, :for and :function blocks, and commands
+// that take the rest of the line (:autocmd, :normal) work as they do in a
+// script file. An argument may hold several lines, separated by "\n".
+//
+// The first error ends the script. It is an *EditorError whose message
+// starts with the line where it was raised, counting from 1 (for a
+// continued command its first line, and for an error in a function the
+// line that called it): "line 2: Vim(echo):E121: Undefined variable: x".
+//
+// Each Exec starts with no s: variables. Script-local functions stay
+// defined from one Exec of the plugin to the next, as when a script is
+// sourced again: define them with :function!. A script has no l:
+// variables; to pass values, use Cmd or Eval, or set g: variables.
+func (p *Plugin) Exec(ctx context.Context, lines ...string) error {
+	all := make([]string, 0, len(lines))
+	for _, l := range lines {
+		all = append(all, strings.Split(l, "\n")...)
+	}
+	_, err := p.ed.Call(ctx, protocol.FuncExec, []any{p.name, all})
+	return apiErr("Exec", err)
 }
 
 // Eval evaluates the Vim expression expr, with vars visible as l:
@@ -120,13 +162,18 @@ func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (an
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	return p.Call(ctx, protocol.FuncEval, expr, vars)
+	v, err := p.Call(ctx, protocol.FuncEval, expr, vars)
+	var ee *EditorError
+	if errors.As(err, &ee) && ee.Fn == protocol.FuncEval {
+		ee.Fn = "Eval"
+	}
+	return v, err
 }
 
 // Redraw redraws the screen, as :redraw (or :redraw! when force is set).
 func (p *Plugin) Redraw(ctx context.Context, force bool) error {
 	_, err := p.ed.Call(ctx, protocol.FuncRedraw, []any{force})
-	return editorErr(err)
+	return apiErr("Redraw", err)
 }
 
 // Batch runs calls in the editor in one round trip, in order, and returns

@@ -106,3 +106,26 @@ func ExampleCallAs() {
 		return nil
 	})
 }
+
+// Exec runs several lines as a script, as :source runs a file (one
+// argument may hold them all); Cmd runs one Ex command. The first error of
+// a script names its line.
+func ExamplePlugin_Exec() {
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("watch", func(ctx context.Context, pattern string) error {
+			if err := p.Cmd(ctx, "let g:watch_pattern = l:pattern", map[string]any{"pattern": pattern}); err != nil {
+				return err
+			}
+			// An error here reads "Exec(): line 3: Vim(autocmd):...".
+			return p.Exec(ctx, `augroup watch
+  autocmd!
+  execute 'autocmd BufWritePost' g:watch_pattern
+        \ 'call vigor#notify("watch", "saved", [expand("<afile>")])'
+augroup END`)
+		})
+		p.Handle("saved", func(ctx context.Context, file string) {
+			p.Infof(ctx, "saved %s", file)
+		})
+		return nil
+	})
+}

@@ -65,9 +65,15 @@ type Plugin struct {
 	genStop  context.CancelCauseFunc
 	onUnload []func(context.Context) error
 	unloaded bool
+	// asyncRunning counts the request_async handlers that have started and
+	// not yet answered. Invariant, under mu: a handler starts (the count
+	// goes up) only while unloaded is false, and asyncIdle is closed once
+	// unloaded is set and the count is 0. So no handler starts while the
+	// unload waits for the running ones, and the wait is on a channel.
+	asyncRunning int
+	asyncIdle    chan struct{}
 
-	work sync.WaitGroup // async handlers
-	quit chan struct{}  // closed when the plugin should exit
+	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once
 }
 
@@ -90,8 +96,11 @@ func (p *Plugin) Logger() *slog.Logger { return p.log }
 func (p *Plugin) Context() context.Context { return p.ctx }
 
 // OnUnload registers a function that runs when the plugin is unloaded or
-// reloaded, before the process exits. Its ctx ends after a few seconds.
-// An error it returns fires VigorPluginUnloadFail.
+// reloaded, before the process exits. Hooks run one at a time, the last
+// registered first. Their ctx ends before the unload budget
+// (g:vigor#unload_timeout, 3 s by default) runs out; a hook that has not
+// returned soon after is left behind, as the process exits. An error it
+// returns, or a hook left behind, fires VigorPluginUnloadFail.
 func (p *Plugin) OnUnload(fn func(ctx context.Context) error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -128,7 +137,7 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// system calls, which wake faster than the runtime poller
 	// (internal/rpc/direct_linux.go).
 	in := os.Stdin
-	out := channelOut(os.Getenv(protocol.EnvHost))
+	out := channelOut(host.PollWrites(os.Getenv(protocol.EnvHost)))
 	// Stray prints must not corrupt the channel: fmt.Println and friends
 	// go to stderr, which the runtime copies to the plugin's log. The old
 	// os.Stdout must stay reachable, or its finalizer closes fd 1.
@@ -178,9 +187,10 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			Platform: getenv(protocol.EnvPlatform),
 			Mode:     getenv(protocol.EnvMode),
 		},
-		codec:    codec,
-		handlers: make(map[string]*handler),
-		quit:     make(chan struct{}),
+		codec:     codec,
+		handlers:  make(map[string]*handler),
+		asyncIdle: make(chan struct{}),
+		quit:      make(chan struct{}),
 	}
 	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
 	if path := getenv(EnvCPUProfile); path != "" {
@@ -235,15 +245,16 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	case err := <-runErr:
 		// The editor closed the channel: clean up and go.
 		p.log.Info("channel closed", "err", err)
-		p.unload(context.Background(), false)
+		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
 		return 0
 	case <-ctx.Done():
 		// SIGTERM: the editor is quitting.
 		p.log.Info("terminated")
-		p.unload(context.Background(), false)
+		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
 		return 0
 	case <-p.quit:
-		p.work.Wait()
+		// unload has waited for the request_async handlers as long as
+		// its budget let it.
 		return 0
 	}
 }
@@ -313,35 +324,71 @@ func (p *Plugin) badMessage(m *wire.Message, err error) any {
 	return []any{nil, err.Error()}
 }
 
-// unload runs the unload hooks once. If report is set, it tells the editor
-// how they went.
-func (p *Plugin) unload(ctx context.Context, report bool) {
+// unloadPlan divides an unload's budget (protocol.UnloadBudget, or what
+// the runtime sent with $unload) between its steps: the running
+// request_async handlers answer (within a tenth of the budget, after
+// which they are waited for again behind the hooks), the hooks run until
+// their ctx ends, a short while is left for hooks that return when it
+// ends, and the report to the editor closes the budget. The report keeps a
+// fifth of the budget, at most unloadReportTime.
+type unloadPlan struct {
+	asyncFirst time.Time // the first wait for the request_async handlers ends
+	hooksCtx   time.Time // the hooks' ctx ends
+	hooksEnd   time.Time // the wait for the hooks (and the handlers) ends
+	deadline   time.Time // the report is made, or given up: the budget ends
+}
+
+// unloadReportTime caps the part of the budget kept for the report.
+const unloadReportTime = 500 * time.Millisecond
+
+func newUnloadPlan(start time.Time, budget time.Duration) unloadPlan {
+	report := min(budget/5, unloadReportTime)
+	return unloadPlan{
+		asyncFirst: start.Add(budget / 10),
+		hooksCtx:   start.Add(budget - report),
+		hooksEnd:   start.Add(budget - report/2),
+		deadline:   start.Add(budget),
+	}
+}
+
+// unloadBudget reads the budget that the runtime sends with $unload.
+func (p *Plugin) unloadBudget(params []wire.Raw) time.Duration {
+	if len(params) > 0 {
+		var ms float64
+		if err := p.codec.Unmarshal(params[0], &ms); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	return protocol.UnloadBudget * time.Millisecond
+}
+
+// unload runs the unload once, within budget: it cancels the plugin's
+// contexts, waits for the running request_async handlers to answer, runs
+// the unload hooks and, if report is set, tells the editor how they went.
+// What has not returned when its part of the budget ends is left behind:
+// the process exits next.
+func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) {
+	plan := newUnloadPlan(time.Now(), budget)
 	p.mu.Lock()
 	if p.unloaded {
 		p.mu.Unlock()
 		return
 	}
 	p.unloaded = true
+	if p.asyncRunning == 0 {
+		close(p.asyncIdle)
+	}
 	hooks := p.onUnload
 	p.mu.Unlock()
 	p.cancel(ErrUnloaded)
 	// request_async calls that were running answer now (their ctx ended):
 	// let their answers go out before the unload report, so that the
 	// editor handles them before it sees the process exit.
-	answered := make(chan struct{})
-	go func() { p.work.Wait(); close(answered) }()
-	select {
-	case <-answered:
-	case <-time.After(unloadHookTimeout):
-	}
-
-	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unloadHookTimeout)
-	defer cancel()
-	var errs []string
-	for i := len(hooks) - 1; i >= 0; i-- {
-		if err := p.runHook(hctx, hooks[i]); err != nil {
-			errs = append(errs, err.Error())
-		}
+	p.waitAsync(plan.asyncFirst)
+	errs := p.runHooks(ctx, hooks, plan, budget)
+	if !p.waitAsync(plan.hooksEnd) {
+		p.log.Error("request_async handlers did not return within the unload budget; the editor fails their calls when the process exits",
+			"budget", budget)
 	}
 	if report {
 		var msg any
@@ -349,12 +396,65 @@ func (p *Plugin) unload(ctx context.Context, report bool) {
 			msg = strings.Join(errs, "; ")
 			p.log.Error("unload failed", "err", msg)
 		}
-		// The hooks may have used up their time: the report gets its own.
-		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		rctx, rcancel := context.WithDeadline(context.WithoutCancel(ctx), plan.deadline)
 		_, _ = p.ed.Call(rctx, protocol.FuncUnloaded, []any{p.name, p.instance, msg})
 		rcancel()
 	}
 	p.qmu.Do(func() { close(p.quit) })
+}
+
+// waitAsync waits until the request_async handlers have answered, or until
+// the time until. It reports whether they have.
+func (p *Plugin) waitAsync(until time.Time) bool {
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	select {
+	case <-p.asyncIdle:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// runHooks runs the unload hooks, last registered first, on a goroutine of
+// its own with a ctx that ends at plan.hooksCtx, and returns their errors.
+// It waits for them until plan.hooksEnd; a hook that is still running then
+// is left behind (the process exits under it), and that is an error too.
+func (p *Plugin) runHooks(ctx context.Context, hooks []func(context.Context) error, plan unloadPlan, budget time.Duration) []string {
+	if len(hooks) == 0 {
+		return nil
+	}
+	hctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), plan.hooksCtx)
+	defer cancel()
+	// The hooks' goroutine owns errs until it closes done; after that,
+	// or once the wait has given up, errs is read under mu.
+	var mu sync.Mutex
+	var errs []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := len(hooks) - 1; i >= 0; i-- {
+			if err := p.runHook(hctx, hooks[i]); err != nil {
+				mu.Lock()
+				errs = append(errs, err.Error())
+				mu.Unlock()
+			}
+		}
+	}()
+	t := time.NewTimer(time.Until(plan.hooksEnd))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		mu.Lock()
+		errs = append(errs, fmt.Sprintf("an unload hook did not return within the unload budget (%d ms, g:vigor#unload_timeout), so the plugin exited without it",
+			budget.Milliseconds()))
+		mu.Unlock()
+		p.log.Error("an unload hook did not return in time; exiting without it", "budget", budget)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]string(nil), errs...)
 }
 
 func (p *Plugin) runHook(ctx context.Context, fn func(context.Context) error) (err error) {
@@ -389,11 +489,6 @@ func startCPUProfile(path string, log *slog.Logger) func() {
 	}
 }
 
-// unloadHookTimeout bounds the unload hooks; it is shorter than the
-// runtime's g:vigor#unload_timeout (3000 ms by default), after which the
-// process is killed.
-const unloadHookTimeout = 2 * time.Second
-
 // dispatcher serves the editor's messages (rpc.Handler).
 type dispatcher Plugin
 
@@ -413,17 +508,16 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 	p := (*Plugin)(d)
 	switch m.Method {
 	case protocol.MethodUnload:
-		p.unload(ctx, true)
+		p.unload(ctx, true, p.unloadBudget(m.Params))
 		return
 	case protocol.MethodAsync:
 		p.async(ctx, m)
 		return
-	case "nvim_error_event":
-		var v any
-		if len(m.Params) > 0 {
-			_ = p.codec.Unmarshal(m.Params[len(m.Params)-1], &v)
+	}
+	if ok, err := p.ed.EditorNotification(m); ok {
+		if err != nil {
+			p.log.Error("the editor reported an error", "err", err)
 		}
-		p.log.Error("Neovim reported an error for a notification", "err", v)
 		return
 	}
 	if _, err := p.run(ctx, m.Method, m.Params); err != nil {
@@ -446,9 +540,18 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 		return
 	}
 	params, perr := p.codec.SplitList(m.Params[3])
-	p.work.Add(1)
+	p.mu.Lock()
+	if p.unloaded {
+		// It was on its way when the unload began: answer without
+		// running it.
+		p.mu.Unlock()
+		p.resolve(ok, fail, method, nil, ErrUnloaded)
+		return
+	}
+	p.asyncRunning++
+	p.mu.Unlock()
 	go func() {
-		defer p.work.Done()
+		defer p.asyncDone()
 		var res any
 		var err error
 		if perr != nil {
@@ -459,23 +562,37 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 		} else {
 			res, err = p.run(ctx, method, params)
 		}
-		var args []any
-		if err != nil {
-			args = []any{ok, fail, false, map[string]any{
-				"name":    "VigorError",
-				"plugin":  p.name,
-				"method":  method,
-				"message": err.Error(),
-			}}
-		} else {
-			args = []any{ok, fail, true, res}
-		}
-		// The plugin may be unloading (p.ctx is cancelled then); the
-		// answer must still reach the editor, or its callbacks leak.
-		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
-			p.log.Error("cannot resolve request_async", "method", method, "err", err)
-		}
+		p.resolve(ok, fail, method, res, err)
 	}()
+}
+
+// asyncDone counts a request_async handler out (see asyncRunning).
+func (p *Plugin) asyncDone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asyncRunning--
+	if p.asyncRunning == 0 && p.unloaded {
+		close(p.asyncIdle)
+	}
+}
+
+// resolve answers a request_async call: its success callback gets res, or
+// its failure callback an error object made from err.
+func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
+	args := []any{ok, fail, true, res}
+	if err != nil {
+		args = []any{ok, fail, false, map[string]any{
+			"name":    "VigorError",
+			"plugin":  p.name,
+			"method":  method,
+			"message": err.Error(),
+		}}
+	}
+	// The plugin may be unloading (p.ctx is cancelled then); the answer
+	// must still reach the editor, or its callbacks leak.
+	if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
+		p.log.Error("cannot resolve request_async", "method", method, "err", err)
+	}
 }
 
 // run calls a handler with panic recovery.

@@ -108,6 +108,7 @@ func forEachEditor(t *testing.T, f func(t *testing.T, kind string)) {
 type serveOpts struct {
 	env    map[string]string // added to (or replacing) the default env
 	answer func(fn string, args []any) (any, string)
+	ctx    context.Context // serve's ctx (its end is SIGTERM); nil means context.Background()
 }
 
 // startServe runs serve() for a plugin "demo" (instance "7") with setup,
@@ -142,9 +143,13 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 	if e.answer == nil {
 		e.answer = func(string, []any) (any, string) { return nil, "" }
 	}
+	ctx := opts.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	go e.read()
 	go func() {
-		e.code <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, e.stderr,
+		e.code <- serve(ctx, func(k string) string { return env[k] }, inR, outW, e.stderr,
 			func(ctx context.Context, p *Plugin) error {
 				e.plugin.Store(p)
 				return setup(ctx, p)
@@ -220,7 +225,7 @@ func (e *fakeEditor) readVim() error {
 			// Vim9's call() wants g: for global functions, and builtins
 			// come through the legacy helper.
 			fn = strings.TrimPrefix(fn, "g:")
-			if fn == protocol.FuncVimLegacy && len(args) == 2 {
+			if fn == vimjson.FuncLegacy && len(args) == 2 {
 				fn, _ = args[0].(string)
 				args, _ = args[1].([]any)
 			}
@@ -571,6 +576,19 @@ func TestServeNotificationError(t *testing.T) {
 	})
 }
 
+// Neovim's nvim_error_event goes to the plugin's log, not to a method.
+func TestServeNvimErrorEvent(t *testing.T) {
+	e := startServe(t, "nvim", serveOpts{}, demoSetup)
+	e.ready()
+	e.notify("nvim_error_event", 0, "Vim:E117: Unknown function: Nope")
+	e.notify("fail") // a notification after it, to know that it was handled
+	c := e.expect(protocol.FuncEcho, false)
+	checkEqual(t, "echo args", c.args, []any{"error", "demo", "fail: bad input"})
+	if log := e.stderr.String(); !strings.Contains(log, "Neovim reported an error for a notification: Vim:E117: Unknown function: Nope") {
+		t.Fatalf("the log lacks the error:\n%s", log)
+	}
+}
+
 // A handler calls the editor while the editor waits for it (re-entrancy),
 // through Vim's channel callback or nvim_call_function.
 func TestServeCallEditor(t *testing.T) {
@@ -600,6 +618,41 @@ func TestServeCallEditor(t *testing.T) {
 		checkEqual(t, "year", e.request("year"), []any{"2024", nil})
 		checkEqual(t, "the call", e.next(), editorCall{fn: "strftime", args: []any{"%Y"}, request: true})
 		checkEqual(t, "nope", e.request("nope"), []any{nil, "Nope(): Vim(call):E117: Unknown function: Nope"})
+	})
+}
+
+// Cmd sends one command line; Exec sends its lines, split at line
+// breaks, with the plugin's name; their errors name the method.
+func TestServeCmdAndExec(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		answer := func(fn string, args []any) (any, string) {
+			if fn == protocol.FuncExec && len(args) == 2 && len(args[1].([]any)) == 1 {
+				return nil, "line 1: Vim(echo):E121: Undefined variable: x"
+			}
+			return nil, ""
+		}
+		e := startServe(t, kind, serveOpts{answer: answer}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("cmd", func(ctx context.Context, cmd string) error { return p.Cmd(ctx, cmd, nil) })
+			p.Handle("exec", func(ctx context.Context, lines ...string) error { return p.Exec(ctx, lines...) })
+			p.Handle("exec_fn", func(ctx context.Context, lines ...string) string {
+				var ee *EditorError
+				if errors.As(p.Exec(ctx, lines...), &ee) {
+					return ee.Fn
+				}
+				return ""
+			})
+			return nil
+		})
+		e.ready()
+		checkEqual(t, "cmd of 3 lines", e.request("cmd", "a\nb\nc"),
+			[]any{nil, "Cmd runs one Ex command, and this one has 3 lines: use Exec to run several lines"})
+		checkEqual(t, "cmd", e.request("cmd", "let g:x = 1 | let g:y = 2"), []any{nil, nil})
+		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncCmd, args: []any{"let g:x = 1 | let g:y = 2", map[string]any{}}, request: true})
+		checkEqual(t, "exec", e.request("exec", "a\nb", "c"), []any{nil, nil})
+		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncExec, args: []any{"demo", []any{"a", "b", "c"}}, request: true})
+		checkEqual(t, "exec error", e.request("exec", "echo x"), []any{nil, "Exec(): line 1: Vim(echo):E121: Undefined variable: x"})
+		e.next()
+		checkEqual(t, "exec error's Fn", e.request("exec_fn", "echo x"), []any{"Exec", nil})
 	})
 }
 
@@ -732,6 +785,68 @@ func TestServeAsync(t *testing.T) {
 	})
 }
 
+// $async calls that arrive while the plugin unloads (the runtime had sent
+// them before its $unload, or they were on their way) are answered at once
+// with ErrUnloaded instead of starting: no handler starts while the unload
+// waits for the running ones, which would race that wait.
+func TestServeAsyncDuringUnload(t *testing.T) {
+	for _, how := range []string{"unload", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			forEachEditor(t, func(t *testing.T, kind string) {
+				ctx, terminate := context.WithCancel(context.Background())
+				defer terminate()
+				started, cancelled := make(chan struct{}), make(chan struct{})
+				e := startServe(t, kind, serveOpts{ctx: ctx}, func(ctx context.Context, p *Plugin) error {
+					p.Handle("block", func(ctx context.Context) error {
+						close(started)
+						<-ctx.Done()
+						close(cancelled)
+						time.Sleep(20 * time.Millisecond) // the unload waits for it
+						return context.Cause(ctx)
+					})
+					p.Handle("quick", func() int { return 1 })
+					return nil
+				})
+				e.ready()
+				e.notify(protocol.MethodAsync, "ok:0", "ng:0", "block", []any{})
+				waitChan(t, started, "the blocking handler to start")
+				if how == "unload" {
+					e.notify(protocol.MethodUnload)
+				} else {
+					terminate()
+				}
+				waitChan(t, cancelled, "the unload to begin")
+				const n = 20
+				for i := 1; i <= n; i++ {
+					e.notify(protocol.MethodAsync, fmt.Sprintf("ok:%d", i), fmt.Sprintf("ng:%d", i), "quick", []any{})
+				}
+				resolved := map[string]any{}
+				for len(resolved) < n+1 {
+					c := e.next()
+					switch c.fn {
+					case protocol.FuncUnloaded:
+						if _, ok := resolved["ok:0"]; !ok {
+							t.Fatalf("on_unloaded came before the running handler's answer")
+						}
+						continue
+					case protocol.FuncResolve:
+					default:
+						t.Fatalf("the plugin sent %v", c)
+					}
+					if len(c.args) != 4 || c.args[2] != false {
+						t.Fatalf("resolve %v, want a failure", c.args)
+					}
+					if msg := c.args[3].(map[string]any)["message"]; msg != ErrUnloaded.Error() {
+						t.Fatalf("resolve %v: message %q, want %q", c.args, msg, ErrUnloaded)
+					}
+					resolved[c.args[0].(string)] = c.args[3]
+				}
+				checkEqual(t, "exit code", e.wait(), 0)
+			})
+		})
+	}
+}
+
 // unloadSetup registers three hooks that record their order; the second
 // and third fail.
 func unloadSetup(ran *[]int, mu *sync.Mutex, errs map[int]error) func(context.Context, *Plugin) error {
@@ -783,6 +898,64 @@ func TestServeUnload(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The whole unload keeps to the budget that came with $unload: a hook and
+// a request_async handler that ignore their ctx are left behind, the
+// report says so, and serve returns, well before the runtime would kill
+// the process.
+func TestServeUnloadBudget(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		release := make(chan struct{}) // lets the stuck goroutines go once the test is over
+		started := make(chan struct{})
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("stuck", func(ctx context.Context) { close(started); <-release })
+			p.OnUnload(func(ctx context.Context) error { return errors.New("first") })
+			p.OnUnload(func(ctx context.Context) error { <-release; return nil })
+			return nil
+		})
+		t.Cleanup(func() { close(release) })
+		e.ready()
+		e.notify(protocol.MethodAsync, "ok:1", "ng:1", "stuck", []any{})
+		waitChan(t, started, "the handler to start")
+		const budget = 400 * time.Millisecond
+		begin := time.Now()
+		e.notify(protocol.MethodUnload, budget.Milliseconds())
+		c := e.expect(protocol.FuncUnloaded, true)
+		took := time.Since(begin)
+		want := "an unload hook did not return within the unload budget (400 ms, g:vigor#unload_timeout), so the plugin exited without it"
+		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", want})
+		checkEqual(t, "exit code", e.wait(), 0)
+		if took < budget/2 || took > budget {
+			t.Errorf("the report came after %v, want it within the budget of %v (and after the hooks' time)", took, budget)
+		}
+	})
+}
+
+// The budget comes with $unload; without one, the plugin takes the
+// default. The report closes the budget.
+func TestUnloadPlan(t *testing.T) {
+	p := &Plugin{codec: vimjson.New(strings.NewReader(""))}
+	for _, tt := range []struct {
+		params []wire.Raw
+		want   time.Duration
+	}{
+		{nil, protocol.UnloadBudget * time.Millisecond},
+		{[]wire.Raw{wire.Raw("1500")}, 1500 * time.Millisecond},
+		{[]wire.Raw{wire.Raw("0")}, 0},
+		{[]wire.Raw{wire.Raw("-1")}, protocol.UnloadBudget * time.Millisecond},
+		{[]wire.Raw{wire.Raw(`"soon"`)}, protocol.UnloadBudget * time.Millisecond},
+	} {
+		if got := p.unloadBudget(tt.params); got != tt.want {
+			t.Errorf("unloadBudget(%s) = %v, want %v", tt.params, got, tt.want)
+		}
+	}
+	start := time.Unix(0, 0)
+	ms := func(n int) time.Time { return start.Add(time.Duration(n) * time.Millisecond) }
+	checkEqual(t, "plan for 3 s", newUnloadPlan(start, 3*time.Second),
+		unloadPlan{asyncFirst: ms(300), hooksCtx: ms(2500), hooksEnd: ms(2750), deadline: ms(3000)})
+	checkEqual(t, "plan for 1 s", newUnloadPlan(start, time.Second),
+		unloadPlan{asyncFirst: ms(100), hooksCtx: ms(800), hooksEnd: ms(900), deadline: ms(1000)})
 }
 
 // A panicking hook fails the unload; the other hooks still run.

@@ -5,4 +5,4 @@ package vigor
 import "os"
 
 // channelOut returns the file that the session writes the channel to.
-func channelOut(host string) *os.File { return os.Stdout }
+func channelOut(poll bool) *os.File { return os.Stdout }

@@ -13,19 +13,30 @@
 //	internal/editortest, cmd, e2e     on top
 //
 // Only non-test imports count: tests may import what they need.
+//
+// Imports cannot tell everything: TestEditorKnowledgeStaysOut also looks
+// for string literals that carry editor knowledge (an editor's name, a
+// Neovim API method, a function of Vim's transport, encoded bytes) in the
+// packages that must not hold it (literalRules).
 package archtest
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 const module = "github.com/vigorvim/vigor"
@@ -76,12 +87,105 @@ var forbiddenDeps = []struct {
 		"the RPC session is editor-neutral"},
 }
 
+// literalRules keep editor knowledge out of the layers that must not have
+// it, where imports cannot tell: a string literal in a package's non-test
+// files is forbidden if bad says so. An editor's name or its API belongs
+// in internal/host, the functions of Vim's transport in the table of
+// internal/codec/vimjson (transport.go), and what an encoding looks like
+// in its codec (behind wire.Codec).
+var literalRules = []struct {
+	pkgs []string
+	bad  func(lit string) bool
+	what string
+}{
+	{[]string{"", "internal/rpc", "internal/wire"}, func(s string) bool { return s == "vim" || s == "nvim" },
+		"an editor's name: what depends on the editor belongs in internal/host"},
+	{[]string{"", "internal/rpc", "internal/wire"}, func(s string) bool { return strings.Contains(s, "nvim_") },
+		"a name of Neovim's API: it belongs in internal/host"},
+	{[]string{"", "internal/rpc", "internal/wire", "internal/host"}, func(s string) bool { return strings.Contains(s, "#api#vim#") },
+		"a function of Vim's transport: it belongs in internal/codec/vimjson/transport.go (or internal/protocol)"},
+	{[]string{"", "internal/rpc", "internal/wire", "internal/host"}, func(s string) bool { return !utf8.ValidString(s) || s == "null" },
+		"encoded bytes: how a codec encodes values belongs in the codec, behind wire.Codec (IsNull, TypeName...)"},
+}
+
+// badLiterals returns the string literals of src (a Go file) that bad
+// flags, with their positions.
+func badLiterals(fset *token.FileSet, name string, src any, bad func(string) bool) ([]string, error) {
+	f, err := parser.ParseFile(fset, name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		if v, err := strconv.Unquote(lit.Value); err == nil && bad(v) {
+			out = append(out, fmt.Sprintf("%s: %s", fset.Position(lit.Pos()), lit.Value))
+		}
+		return true
+	})
+	return out, nil
+}
+
+func TestEditorKnowledgeStaysOut(t *testing.T) {
+	all, _ := listPackages(t)
+	for _, r := range literalRules {
+		for _, pkg := range r.pkgs {
+			p := all[strings.TrimSuffix(module+"/"+pkg, "/")]
+			if p == nil {
+				t.Errorf("literalRules: no package %q", pkg)
+				continue
+			}
+			fset := token.NewFileSet()
+			for _, file := range p.GoFiles {
+				found, err := badLiterals(fset, filepath.Join(p.Dir, file), nil, r.bad)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range found {
+					t.Errorf("%s in %s: %s", f, show(p.ImportPath), r.what)
+				}
+			}
+		}
+	}
+}
+
+// The rules flag what they are for.
+func TestLiteralRulesCatch(t *testing.T) {
+	src := `package x
+const a, b, c, d, e = "nvim_error_event", "\xc0", "nvim", "vigor#_internal#api#vim#legacy", "null"
+const ok = "Vim or Neovim starts it"
+`
+	flagged := map[string]bool{}
+	for _, r := range literalRules {
+		found, err := badLiterals(token.NewFileSet(), "x.go", src, r.bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range found {
+			flagged[f[strings.LastIndex(f, " ")+1:]] = true
+		}
+	}
+	for _, lit := range []string{`"nvim_error_event"`, `"\xc0"`, `"nvim"`, `"vigor#_internal#api#vim#legacy"`, `"null"`} {
+		if !flagged[lit] {
+			t.Errorf("no rule flags %s", lit)
+		}
+	}
+	if flagged[`"Vim or Neovim starts it"`] {
+		t.Error("a message that names the editors is flagged")
+	}
+}
+
 // mayImportSDK are the packages under internal/ that may import the SDK
 // root package.
 var mayImportSDK = []string{"internal/editortest"}
 
 type pkgInfo struct {
 	ImportPath string
+	Dir        string
+	GoFiles    []string // non-test files of the build
 	Standard   bool
 	DepOnly    bool
 	Imports    []string

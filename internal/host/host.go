@@ -60,23 +60,27 @@ type Adapter interface {
 	Notify(ctx context.Context, fn string, args []any) error
 	// Batch must not modify calls: the SDK passes its caller's slice.
 	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
+	// EditorNotification reports whether m is a notification that the
+	// editor sends of its own accord, rather than one of the runtime's
+	// (a plugin's method, or a reserved one), and returns the error it
+	// reports, if any, for the log. Neovim reports the failure of a
+	// notification that the plugin sent with nvim_error_event.
+	EditorNotification(m *wire.Message) (bool, error)
 }
 
 // NewCodec returns the codec that host ("vim" or "nvim") speaks. For Vim,
 // vimCalls is how calls reach it ($VIGOR_VIM_CALLS: "callback", the
-// default, or "command").
+// default, or "command"; vimjson.Transport).
 func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (wire.Codec, error) {
 	switch host {
 	case "vim":
-		c := vimjson.New(r)
-		c.ReplyFunc = protocol.FuncReply
-		switch vimCalls {
-		case "", "callback":
-		case "command":
-			c.CallCommand = true
-		default:
-			return nil, fmt.Errorf("unknown way of calling Vim %q (want callback or command)", vimCalls)
+		t, err := vimjson.ParseTransport(vimCalls)
+		if err != nil {
+			return nil, err
 		}
+		c := vimjson.New(r)
+		c.Transport = t
+		c.ReplyFunc = protocol.FuncReply
 		return c, nil
 	case "nvim":
 		c := msgpackrpc.New(r)
@@ -86,20 +90,43 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }
 
-// New returns the adapter for host.
+// PollWrites reports whether the plugin writes its channel to host through
+// Go's runtime poller, from a non-blocking descriptor.
+//
+// Vim's job channel is a pipe. There the descriptor is made non-blocking
+// and served by the poller: a write to a full pipe (a large message while
+// Vim is busy) then parks only the goroutine, and Vim's batches are faster
+// so (BENCHMARKS.md, third session: about 13% in six pairs of runs).
+//
+// Neovim's job channel is a Unix socket. Every time Neovim reads from it,
+// the kernel reports the socket writable again, and a descriptor on the
+// poller wakes the plugin's idle thread for nothing, on every call and
+// several times during a batch. So for Neovim it stays a plain blocking
+// file: a write to a full socket blocks one OS thread, whose processor the
+// runtime hands to the other goroutines.
+func PollWrites(host string) bool { return host != "nvim" }
+
+// New returns the adapter for host. For Vim it takes the codec's
+// Transport.
 func New(host string, c Caller, codec wire.Codec) Adapter {
 	if host == "vim" {
-		return &Vim{c: c, codec: codec}
+		v := &Vim{c: c, codec: codec}
+		if vc, ok := codec.(*vimjson.Codec); ok {
+			v.t = vc.Transport
+		}
+		return v
 	}
 	return &Nvim{c: c, codec: codec}
 }
 
-// Vim sends calls to the runtime's channel callback, which runs them in a
-// Vim9 try/catch and answers [result, error] (the vimjson codec turns the
-// error into an *rpc.RemoteError).
+// Vim sends calls in the codec's way (vimjson.Transport, which names the
+// functions as Vim needs them); the runtime runs them and answers
+// [result, error] (the vimjson codec turns the error into an
+// *rpc.RemoteError).
 type Vim struct {
 	c     Caller
 	codec wire.Codec
+	t     vimjson.Transport
 	// BatchFunc is the Vim function that runs a batch; empty means
 	// protocol.FuncVimBatch. (Benchmarks compare it with the legacy
 	// protocol.FuncBatch.)
@@ -111,82 +138,15 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	if args == nil {
 		args = []any{}
 	}
-	name, params := vimFunc(fn), args
-	if isBuiltin(fn) && v.callback() {
-		name, params = protocol.FuncVimLegacy, []any{fn, args}
-	}
+	name, params := v.t.Call(fn, args)
 	raw, err := v.c.Call(ctx, name, params)
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: vimMessage(fn, re.Error())}
+			return nil, &CallError{Fn: fn, Msg: vimjson.Message(fn, re.Error())}
 		}
 		return nil, err
 	}
 	return raw, nil
-}
-
-// callback reports whether calls reach the runtime's channel callback, a
-// def function (the codec's default), rather than Vim's "call" command.
-func (v *Vim) callback() bool {
-	c, ok := v.codec.(*vimjson.Codec)
-	return !ok || !c.CallCommand
-}
-
-// isBuiltin reports whether fn names a builtin function: only those have
-// a lower-case name without a scope or an autoload part. In a def function
-// some builtins (eval(), execute(), map() with a String...) read Vim9
-// script, so the adapter runs builtins through protocol.FuncVimLegacy from
-// the def functions, as they run everywhere else.
-func isBuiltin(fn string) bool {
-	if fn == "" || fn[0] < 'a' || fn[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(fn); i++ {
-		if c := fn[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// vimFunc returns the name under which Vim9 script's call() finds fn: a
-// global function (a name that starts with an upper-case letter and has no
-// scope or autoload part) needs "g:".
-func vimFunc(fn string) string {
-	if fn != "" && fn[0] >= 'A' && fn[0] <= 'Z' && !strings.ContainsAny(fn, ":#.") {
-		return "g:" + fn
-	}
-	return fn
-}
-
-// vimMessage turns Vim's message about fn back to the name the plugin used:
-// "g:Foo" becomes "Foo", but "g:FooBar" stays.
-func vimMessage(fn, msg string) string {
-	g := vimFunc(fn)
-	if g == fn {
-		return msg
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(msg, g)
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		end := i + len(g)
-		b.WriteString(msg[:i])
-		if end < len(msg) && isNameByte(msg[end]) {
-			b.WriteString(g)
-		} else {
-			b.WriteString(fn)
-		}
-		msg = msg[end:]
-	}
-}
-
-// isNameByte reports whether c can continue a Vim function name.
-func isNameByte(c byte) bool {
-	return c == '_' || c == '#' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // Notify implements Adapter. Errors are shown to the user by the helper.
@@ -196,6 +156,9 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 	}
 	return v.c.Notify(ctx, fn, args)
 }
+
+// EditorNotification implements Adapter: Vim sends none.
+func (v *Vim) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
 
 // Batch implements Adapter.
 func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
@@ -212,12 +175,12 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 				b = append(b, ',')
 			}
 			b = append(b, '[')
-			builtin := isBuiltin(c.Fn)
-			if builtin { // [legacy, [fn, args]]
-				b = append(b, `"`+protocol.FuncVimLegacy+`",[`...)
+			name, legacy := v.t.BatchCall(c.Fn)
+			if legacy { // [legacy, [fn, args]]
+				b = append(b, `"`+vimjson.FuncLegacy+`",[`...)
 			}
 			var err error
-			if b, err = vimjson.AppendValue(b, vimFunc(c.Fn)); err != nil {
+			if b, err = vimjson.AppendValue(b, name); err != nil {
 				return b, err
 			}
 			b = append(b, ',')
@@ -226,7 +189,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 			} else if b, err = vimjson.AppendValue(b, c.Args); err != nil {
 				return b, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
 			}
-			if builtin {
+			if legacy {
 				b = append(b, ']')
 			}
 			b = append(b, ']')
@@ -242,7 +205,7 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	}
 	results, err := decodeBatch(v.codec, calls, raw)
 	if be, ok := err.(*BatchError); ok {
-		be.Msg = vimMessage(be.Fn, be.Msg)
+		be.Msg = vimjson.Message(be.Fn, be.Msg)
 	}
 	return results, err
 }
@@ -257,7 +220,7 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 	if err != nil {
 		return nil, fmt.Errorf("unexpected batch results from the editor: %w", err)
 	}
-	if isNull(pair[1]) {
+	if codec.IsNull(pair[1]) {
 		return results, nil
 	}
 	var fail []any
@@ -274,11 +237,6 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 		results = results[:be.Index]
 	}
 	return results, be
-}
-
-func isNull(r wire.Raw) bool {
-	s := strings.TrimSpace(string(r))
-	return s == "null" || s == "\xc0" || s == ""
 }
 
 // Nvim calls Neovim's API directly: errors come back in the response's
@@ -306,11 +264,45 @@ func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error
 	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(re.Error())}
+			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(nvimMessage(n.codec, re))}
 		}
 		return nil, err
 	}
 	return raw, nil
+}
+
+// nvimMessage reads the message of an error from Neovim, which sends
+// [type, message] (the message a String, or a Binary).
+func nvimMessage(codec wire.Codec, re *rpc.RemoteError) string {
+	var pair []any
+	if err := codec.Unmarshal(re.Raw, &pair); err == nil && len(pair) == 2 {
+		switch msg := pair[1].(type) {
+		case string:
+			return msg
+		case []byte:
+			return string(msg)
+		}
+	}
+	return re.Error()
+}
+
+// nvimError is an *rpc.RemoteError from Neovim whose text is its message
+// (nvimMessage).
+type nvimError struct {
+	re  *rpc.RemoteError
+	msg string
+}
+
+func (e *nvimError) Error() string { return e.msg }
+func (e *nvimError) Unwrap() error { return e.re }
+
+// nvimErr returns err with Neovim's message as its text, if it is an
+// *rpc.RemoteError, else err.
+func (n *Nvim) nvimErr(err error) error {
+	if re, ok := err.(*rpc.RemoteError); ok {
+		return &nvimError{re: re, msg: nvimMessage(n.codec, re)}
+	}
+	return err
 }
 
 // Notify implements Adapter.
@@ -319,6 +311,24 @@ func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
 		args = []any{}
 	}
 	return n.c.Notify(ctx, "nvim_call_function", []any{fn, args})
+}
+
+// EditorNotification implements Adapter: nvim_error_event [type, message].
+func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
+	if m.Method != "nvim_error_event" {
+		return false, nil
+	}
+	var msg any = "(no message)"
+	if len(m.Params) > 0 {
+		var v any
+		if err := n.codec.Unmarshal(m.Params[len(m.Params)-1], &v); err == nil {
+			msg = v
+		}
+	}
+	if b, ok := msg.([]byte); ok {
+		msg = string(b)
+	}
+	return true, fmt.Errorf("Neovim reported an error for a notification: %v", msg)
 }
 
 // Neovim puts where a user exception was thrown in front of its message
@@ -359,7 +369,7 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 			raw, err = n.c.Call(ctx, "nvim_call_function", []any{protocol.FuncBatch, []any{list}})
 		}
 		if err != nil {
-			return nil, err
+			return nil, n.nvimErr(err)
 		}
 		return decodeBatch(n.codec, calls, raw)
 	}
@@ -370,13 +380,13 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		return msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
 	})
 	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
-	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(re.Error(), "nvim_call_atomic") {
+	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)
 		return n.Batch(ctx, calls)
 	}
 	if err != nil {
-		return nil, err
+		return nil, n.nvimErr(err)
 	}
 	return decodeBatch(n.codec, calls, raw)
 }

@@ -236,7 +236,7 @@ func TestVimCall(t *testing.T) {
 }
 
 // Vim9's call() needs "g:" to find a global function; builtins (lower-case
-// names) go through protocol.FuncVimLegacy, so that they read legacy
+// names) go through vimjson.FuncLegacy, so that they read legacy
 // script; other names go as they are. Notifications go through Vim's own
 // "call" command, which finds global functions without it.
 func TestVimFunctionNames(t *testing.T) {
@@ -262,7 +262,7 @@ func TestVimFunctionNames(t *testing.T) {
 		builtin := tt.fn == "strftime" || tt.fn == "foo_bar"
 		sent := f.only(t)
 		if builtin {
-			checkSent(t, sent, false, protocol.FuncVimLegacy, []any{tt.fn, []any{}})
+			checkSent(t, sent, false, vimjson.FuncLegacy, []any{tt.fn, []any{}})
 		} else if sent.method != tt.want {
 			t.Errorf("Call(%q) sent %q, want %q", tt.fn, sent.method, tt.want)
 		}
@@ -273,7 +273,7 @@ func TestVimFunctionNames(t *testing.T) {
 		}
 		want := wire.Raw(`[[` + string(mustValue(t, tt.want)) + `,[]]]`)
 		if builtin {
-			want = wire.Raw(`[["` + protocol.FuncVimLegacy + `",["` + tt.fn + `",[]]]]`)
+			want = wire.Raw(`[["` + vimjson.FuncLegacy + `",["` + tt.fn + `",[]]]]`)
 		}
 		checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{want})
 
@@ -313,8 +313,9 @@ func TestVimCallError(t *testing.T) {
 		{"Foo", `[null,"in g:FooBar: E117: Unknown function: g:Foo"]`, "in g:FooBar: E117: Unknown function: Foo"},
 		{"vigor#x#Foo", `[null,"E117: Unknown function: vigor#x#Foo"]`, "E117: Unknown function: vigor#x#Foo"},
 		{"strftime", `[null,"E116: Invalid arguments for function strftime"]`, "E116: Invalid arguments for function strftime"},
-		// An error that is not a String is printed.
-		{"Foo", `[null,[0,"thrown"]]`, "thrown"},
+		// An error that is not a String (Vim sends v:exception, always
+		// one) is printed.
+		{"Foo", `[null,[0,"thrown"]]`, "[0 thrown]"},
 		{"Foo", `[null,{"code":1}]`, "map[code:1]"},
 	}
 	for _, tt := range tests {
@@ -338,7 +339,7 @@ func TestVimCallError(t *testing.T) {
 // answers as they come on the channel.
 func TestVimCallOverSession(t *testing.T) {
 	sess, v := vimSession(t, func(fn string, args []any) string {
-		if fn == protocol.FuncVimLegacy && len(args) == 2 {
+		if fn == vimjson.FuncLegacy && len(args) == 2 {
 			fn, _ = args[0].(string)
 		}
 		switch fn {
@@ -390,7 +391,7 @@ func TestVimCallOverSession(t *testing.T) {
 
 	// What the channel callback got: the session numbers its calls from 1,
 	// so Foo's error above came as [-3,[null,"E117: Unknown function: g:Foo"]].
-	strftime := `"` + protocol.FuncVimLegacy + `",["strftime",["%Y"]]`
+	strftime := `"` + vimjson.FuncLegacy + `",["strftime",["%Y"]]`
 	want := []string{`[-1,` + strftime + `]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,` + strftime + `]`}
 	if calls := v.received(); !reflect.DeepEqual(calls, want) {
 		t.Errorf("Vim got the calls\n%q\nwant\n%q", calls, want)
@@ -449,8 +450,8 @@ func TestVimBatch(t *testing.T) {
 		t.Errorf("results %q, want %q", rawStrings(got), want)
 	}
 	// The calls are sent pre-encoded, in one wire.Raw.
-	// (Builtins, as these lower-case names are, go through FuncVimLegacy.)
-	l := `"` + protocol.FuncVimLegacy + `",`
+	// (Builtins, as these lower-case names are, go through vimjson.FuncLegacy.)
+	l := `"` + vimjson.FuncLegacy + `",`
 	calls := `[[` + l + `["a",[]]],[` + l + `["b",[1,"x"]]],[` + l + `["c",[]]]]`
 	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(calls)})
 	// The request encodes as the runtime's channel callback expects.
@@ -624,6 +625,10 @@ func TestNvimCallRemoteError(t *testing.T) {
 		{[]any{0, "function Outer[2]..Inner, line 6: Vim(call):boom"}, "Vim(call):boom"},
 		{[]any{0, "Foo[1]..Bar, line 3: E121: Undefined variable: x"}, "E121: Undefined variable: x"},
 		{[]any{0, "plain message"}, "plain message"},
+		{[]any{1, []byte("sent as Binary")}, "sent as Binary"},
+		// Not Neovim's [type, message]: printed.
+		{"a String", "a String"},
+		{[]any{1, 2, 3}, "[1 2 3]"},
 	}
 	for _, tt := range tests {
 		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
@@ -761,6 +766,84 @@ func TestNvimBatchError(t *testing.T) {
 	}
 }
 
+// A batch that Neovim fails as a whole (not one of its calls) fails with
+// Neovim's message, and the error is still the session's *rpc.RemoteError.
+func TestNvimBatchRemoteError(t *testing.T) {
+	for _, mode := range []string{"", "lua", "vimscript"} {
+		_, nv := nvimAdapter(t, nil, remoteError(t, []any{1, "Vim:E5108: Error executing lua"}), mode)
+		_, err := nv.Batch(bg, threeCalls)
+		var re *rpc.RemoteError
+		if err == nil || err.Error() != "Vim:E5108: Error executing lua" || !errors.As(err, &re) {
+			t.Errorf("mode %q: err = %v (%T), want Neovim's message and an *rpc.RemoteError", mode, err, err)
+		}
+	}
+}
+
+// Neovim reports a failed notification with nvim_error_event [type,
+// message]; the adapter takes it, and Vim's takes nothing.
+func TestEditorNotification(t *testing.T) {
+	_, nv := nvimAdapter(t, nil, nil, "")
+	for _, tt := range []struct {
+		m   wire.Message
+		ok  bool
+		err string
+	}{
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event", Params: []wire.Raw{mp(t, 0), mp(t, "Vim:E117: Unknown function: Nope")}},
+			true, "Neovim reported an error for a notification: Vim:E117: Unknown function: Nope"},
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event", Params: []wire.Raw{mp(t, 0), mp(t, []byte("as Binary"))}},
+			true, "Neovim reported an error for a notification: as Binary"},
+		{wire.Message{Kind: wire.Notification, Method: "nvim_error_event"}, true, "Neovim reported an error for a notification: (no message)"},
+		{wire.Message{Kind: wire.Notification, Method: "greet", Params: []wire.Raw{mp(t, "x")}}, false, ""},
+	} {
+		ok, err := nv.EditorNotification(&tt.m)
+		if ok != tt.ok || fmt.Sprint(err) != map[bool]string{true: tt.err, false: "<nil>"}[tt.err != ""] {
+			t.Errorf("Nvim.EditorNotification(%s) = %v, %v; want %v, %q", tt.m.Method, ok, err, tt.ok, tt.err)
+		}
+	}
+	_, vim := vimAdapter("", nil)
+	if ok, err := vim.EditorNotification(&wire.Message{Kind: wire.Notification, Method: "nvim_error_event"}); ok || err != nil {
+		t.Errorf("Vim.EditorNotification = %v, %v; want false, nil", ok, err)
+	}
+}
+
+// atomicless is a Neovim without nvim_call_atomic: it fails that method
+// with Neovim's error, and answers any other with reply.
+type atomicless struct {
+	t       *testing.T
+	reply   wire.Raw
+	methods []string
+}
+
+func (a *atomicless) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	a.methods = append(a.methods, method)
+	if method == "nvim_call_atomic" {
+		return nil, remoteError(a.t, []any{0, "Invalid method: nvim_call_atomic"})
+	}
+	return a.reply, nil
+}
+
+func (a *atomicless) Notify(ctx context.Context, method string, params []any) error { return nil }
+
+// Without nvim_call_atomic, batches go through the Lua loop, from then on.
+func TestNvimBatchWithoutAtomic(t *testing.T) {
+	a := &atomicless{t: t, reply: mp(t, []any{[]any{1, 2, 3}, nil})}
+	nv := host.New("nvim", a, msgpackrpc.New(strings.NewReader("")))
+	for i := 0; i < 2; i++ {
+		got, err := nv.Batch(bg, threeCalls)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("batch %d: %d results, err %v", i, len(got), err)
+		}
+	}
+	checkEqual(t, "methods", a.methods, []string{"nvim_call_atomic", "nvim_exec_lua", "nvim_exec_lua"})
+}
+
+func checkEqual(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
 // Neovim sends Numbers >= 128 in msgpack's uint formats.
 func TestNvimBatchLargeIndex(t *testing.T) {
 	for _, n := range []int{127, 128, 150, 255, 256, 300} {
@@ -796,7 +879,7 @@ func TestNew(t *testing.T) {
 	for calls, command := range map[string]bool{"": false, "callback": false, "command": true} {
 		if c, err := host.NewCodec("vim", calls, strings.NewReader("")); err != nil {
 			t.Error(err)
-		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.CallCommand != command {
+		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.Transport.Command != command {
 			t.Errorf(`NewCodec("vim", %q) = %#v`, calls, c)
 		}
 	}
@@ -810,6 +893,13 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := host.NewCodec("emacs", "", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
 		t.Errorf(`NewCodec("emacs"): err = %v`, err)
+	}
+}
+
+// Vim's pipe is written through the runtime poller; Neovim's socket is not.
+func TestPollWrites(t *testing.T) {
+	if !host.PollWrites("vim") || host.PollWrites("nvim") {
+		t.Errorf("PollWrites: vim %v, nvim %v; want true, false", host.PollWrites("vim"), host.PollWrites("nvim"))
 	}
 }
 

@@ -30,13 +30,28 @@ const (
 	ReservedPrefix  = "$"
 	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
 	MethodInterrupt = "$interrupt" // notify: [reason?]
-	MethodUnload    = "$unload"    // notify: []
+	MethodUnload    = "$unload"    // notify: [budget] (milliseconds; see UnloadBudget)
 	// MethodRequest carries vigor#request() on Neovim: a notification
 	// [token, method, params], answered by notifying FuncReply(token,
 	// [result, error]). Neovim's own requests cannot be interrupted, and
 	// Neovim closes the channel when nested requests are answered out of
 	// order; see docs/ARCHITECTURE.md, "Requests".
 	MethodRequest = "$request"
+)
+
+// The unload budget. The runtime sends MethodUnload with [budget]: the
+// milliseconds that the plugin has for all of its unload (its running
+// request_async handlers answer, its unload hooks run, it reports with
+// FuncUnloaded and exits). The budget is g:vigor#unload_timeout, whose
+// default is UnloadBudget; a plugin that gets none (the editor closed the
+// channel or sent SIGTERM) uses UnloadBudget too. The runtime kills the
+// process UnloadGrace milliseconds after the budget has run out. A test
+// keeps both figures equal to the runtime's (s:defaults in
+// autoload/vigor/_internal/conf.vim, s:UNLOAD_GRACE in
+// autoload/vigor/_internal/plugin.vim).
+const (
+	UnloadBudget = 3000 // milliseconds
+	UnloadGrace  = 500  // milliseconds
 )
 
 // Editor functions (autoload/vigor/_internal/...) that the SDK calls.
@@ -47,6 +62,7 @@ const (
 	FuncResolve  = "vigor#_internal#callback#resolve"   // (success_id, failure_id, ok, value)
 	FuncEcho     = "vigor#_internal#echo#plugin"        // (level, name, message)
 	FuncCmd      = "vigor#_internal#api#cmd"            // (cmd, vars)
+	FuncExec     = "vigor#_internal#api#exec"           // (plugin, lines): sources lines; errors are "line N: ..."
 	FuncEval     = "vigor#_internal#api#eval"           // (expr, vars)
 	FuncDispatch = "vigor#_internal#api#dispatch"       // (plugin, method, params)
 	FuncNotify   = "vigor#_internal#api#notify"         // (plugin, fn, args)
@@ -60,11 +76,8 @@ const (
 	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
 	// job's channel callback: it runs each call [-id, fn, args] that the
 	// vimjson codec sends, in a Vim9 try/catch, and answers [result, error].
+	// The functions that carry calls and large messages are named in
+	// internal/codec/vimjson (transport.go).
 	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
-	FuncVimCall   = "vigor#_internal#api#vim#call"    // (fn, args) -> [result, error|v:null]
 	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
-	// FuncVimLegacy runs a builtin function in a legacy context, for the
-	// two def functions above (see internal/host).
-	FuncVimLegacy = "vigor#_internal#api#vim#legacy" // (fn, args) -> result
-
 )

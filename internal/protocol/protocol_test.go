@@ -178,3 +178,31 @@ func TestMethodsSentByRuntime(t *testing.T) {
 		}
 	}
 }
+
+// The runtime gives an unloading plugin the budget that the SDK assumes
+// when it gets none, and kills it UnloadGrace after the budget.
+func TestUnloadBudgetMatchesRuntime(t *testing.T) {
+	conf := readRuntime(t, "vigor/_internal/conf.vim")
+	m := regexp.MustCompile(`(?m)^\s*\\ 'unload_timeout': (\d+),`).FindStringSubmatch(conf)
+	if m == nil {
+		t.Fatal("autoload/vigor/_internal/conf.vim has no 'unload_timeout' default")
+	}
+	if n, _ := strconv.Atoi(m[1]); n != UnloadBudget {
+		t.Errorf("the default of g:vigor#unload_timeout is %d in autoload/vigor/_internal/conf.vim but protocol.UnloadBudget is %d: change both together", n, UnloadBudget)
+	}
+	plugin := readRuntime(t, "vigor/_internal/plugin.vim")
+	m = regexp.MustCompile(`(?m)^let s:UNLOAD_GRACE = (\d+)\s*$`).FindStringSubmatch(plugin)
+	if m == nil {
+		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:UNLOAD_GRACE = N` line")
+	}
+	if n, _ := strconv.Atoi(m[1]); n != UnloadGrace {
+		t.Errorf("s:UNLOAD_GRACE is %d in autoload/vigor/_internal/plugin.vim but protocol.UnloadGrace is %d: change both together", n, UnloadGrace)
+	}
+	// The budget goes with the message, and the kill waits for it and the
+	// grace.
+	for _, want := range []string{`'` + MethodUnload + `', [l:budget]`, `timer_start(l:budget + s:UNLOAD_GRACE,`} {
+		if !strings.Contains(plugin, want) {
+			t.Errorf("autoload/vigor/_internal/plugin.vim lacks %s", want)
+		}
+	}
+}

@@ -64,29 +64,28 @@ type Options struct {
 	Input *os.File
 }
 
-// RemoteError is an error that the peer sent in a response's error slot
-// (Neovim only; Vim has none).
+// RemoteError is the error value of a response (wire.Message.Error), as
+// the peer sent it. What the value holds depends on the peer: the adapter
+// that knows it reads Raw (internal/host).
 type RemoteError struct {
 	Raw   wire.Raw
 	codec wire.Codec
 }
 
+// Error prints the value: a String as it is, anything else as Go prints
+// it.
 func (e *RemoteError) Error() string {
 	if e.codec == nil {
 		return fmt.Sprintf("error from the editor: %q", []byte(e.Raw))
 	}
-	// Neovim sends [code, message].
-	var pair []any
-	if err := e.codec.Unmarshal(e.Raw, &pair); err == nil && len(pair) == 2 {
-		switch msg := pair[1].(type) {
+	var v any
+	if err := e.codec.Unmarshal(e.Raw, &v); err == nil {
+		switch msg := v.(type) {
 		case string:
 			return msg
 		case []byte:
 			return string(msg)
 		}
-	}
-	var v any
-	if err := e.codec.Unmarshal(e.Raw, &v); err == nil {
 		return fmt.Sprint(v)
 	}
 	return "unreadable error from the editor"

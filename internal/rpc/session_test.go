@@ -906,12 +906,13 @@ func TestRemoteError(t *testing.T) {
 			errVal any
 			want   string
 		}{
-			// Neovim: [type, message].
-			{"", []any{0, "Vim:E117: Unknown function: Nope"}, "Vim:E117: Unknown function: Nope"},
-			{"nvim", []any{1, []byte("Vim:E5108: sent as bin")}, "Vim:E5108: sent as bin"},
-			// Vim's channel callback: the exception, a String.
+			// The session knows no editor's form of an error (Neovim's
+			// [type, message] is read by internal/host): a String is
+			// the message, and anything else is printed.
 			{"", "just a string", "just a string"},
 			{"vim", "E117: Unknown function: g:Nope", "E117: Unknown function: g:Nope"},
+			{"nvim", []byte("Vim:E5108: sent as bin"), "Vim:E5108: sent as bin"},
+			{"", []any{0, "Vim:E117: Unknown function: Nope"}, "[0 Vim:E117: Unknown function: Nope]"},
 			{"", []any{1, 2, 3}, "[1 2 3]"},
 		} {
 			if tt.only != "" && tt.only != cc.name {

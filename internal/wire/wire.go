@@ -78,4 +78,7 @@ type Codec interface {
 	// TypeName names the editor type of r ("Number", "String", ...) for
 	// error messages.
 	TypeName(r Raw) string
+	// IsNull reports whether r is the editor's null (v:null, and v:none
+	// on Vim), without decoding it.
+	IsNull(r Raw) bool
 }

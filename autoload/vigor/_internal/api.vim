@@ -6,6 +6,47 @@ function! vigor#_internal#api#cmd(cmd, vars) abort
   execute a:cmd
 endfunction
 
+" Exec(): sources {lines} as a script. Each plugin has a script file per
+" nesting depth (an Exec may run another Exec before it ends), written
+" anew each time and sourced again, so that Exec adds no script to
+" :scriptnames after the first; its s: variables are cleared first, so
+" each Exec starts with none. The first error ends the script, and is
+" thrown again with its line: "line {n}: {error}".
+let s:exec_scripts = {}
+let s:exec_depth = 0
+
+function! vigor#_internal#api#exec(plugin, lines) abort
+  let l:key = a:plugin . '/' . s:exec_depth
+  if !has_key(s:exec_scripts, l:key)
+    let s:exec_scripts[l:key] = {'file': tempname() . '-vigor-exec.vim'}
+    call writefile(['call vigor#_internal#api#exec_scope(' . string(l:key) . ', s:)'], s:exec_scripts[l:key].file)
+    execute 'source' fnameescape(s:exec_scripts[l:key].file)
+  endif
+  let l:script = s:exec_scripts[l:key]
+  call writefile(a:lines, l:script.file)
+  call filter(l:script.scope, 0)
+  let s:exec_depth += 1
+  try
+    execute 'source' fnameescape(l:script.file)
+  catch
+    " The script's line is where the error was raised, or where the
+    " function that raised it was called: "{file}, line {n}" or
+    " "{file}[{n}]..." in the throwpoint.
+    let l:at = matchlist(v:throwpoint, '-vigor-exec\.vim\%(\[\(\d\+\)\]\|, line \(\d\+\)\)')
+    if empty(l:at)
+      throw 'cannot run the lines: ' . v:exception
+    endif
+    throw printf('line %s: %s', empty(l:at[1]) ? l:at[2] : l:at[1], v:exception)
+  finally
+    let s:exec_depth -= 1
+  endtry
+endfunction
+
+" Keeps the s: variables of an Exec script, so that exec() can clear them.
+function! vigor#_internal#api#exec_scope(key, scope) abort
+  let s:exec_scripts[a:key].scope = a:scope
+endfunction
+
 " Eval(): evaluates {expr} with the keys of {vars} as l: variables.
 function! vigor#_internal#api#eval(expr, vars) abort
   call extend(l:, a:vars)

@@ -11,6 +11,10 @@
 " be ready. Keep s:PROTOCOL equal to protocol.Version in
 " internal/protocol/protocol.go (a test checks).
 let s:PROTOCOL = 2
+" An unloading plugin has g:vigor#unload_timeout milliseconds for all of
+" its unload, and it is killed this much later (protocol.UnloadGrace; a
+" test checks).
+let s:UNLOAD_GRACE = 500
 let s:NAME = '^[-_0-9a-zA-Z]\+$'
 let s:LOADING = ['reserved', 'building', 'starting']
 
@@ -410,22 +414,25 @@ function! s:unload(p) abort
     call s:finish_unload(a:p)
     return
   endif
+  " The plugin keeps to the budget (a Number of milliseconds, from a
+  " Number, Float or String option); the kill is for one that does not.
+  let l:budget = max([float2nr(vigor#_internal#conf#get('unload_timeout') * 1.0), 0])
   try
-    call vigor#_internal#host#notify(a:p.handle, '$unload', [])
+    call vigor#_internal#host#notify(a:p.handle, '$unload', [l:budget])
   catch
   endtry
-  let a:p.timer = timer_start(vigor#_internal#conf#get('unload_timeout'),
-        \ function('s:on_unload_timeout', [a:p.name, a:p.instance]))
+  let a:p.timer = timer_start(l:budget + s:UNLOAD_GRACE,
+        \ function('s:on_unload_timeout', [a:p.name, a:p.instance, l:budget]))
 endfunction
 
-function! s:on_unload_timeout(name, instance, _timer) abort
+function! s:on_unload_timeout(name, instance, budget, _timer) abort
   let l:p = s:current(a:name, a:instance)
   if empty(l:p) || l:p.state !=# 'unloading'
     return
   endif
   let l:p.timer = -1
   let l:p.unload_error = printf('it did not exit within %d ms (g:vigor#unload_timeout), so it was killed',
-        \ vigor#_internal#conf#get('unload_timeout'))
+        \ a:budget)
   if l:p.handle isnot v:null
     call vigor#_internal#host#stop(l:p.handle, 1)
   endif

@@ -492,6 +492,9 @@ func fastString(r []byte) (string, bool) {
 // TypeName implements wire.Codec.
 func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
 
+// IsNull implements wire.Codec: msgpack's nil.
+func (c *Codec) IsNull(r wire.Raw) bool { return len(r) == 1 && r[0] == 0xc0 }
+
 // TypeName names the Vim type of a msgpack value.
 func TypeName(r wire.Raw) string {
 	if len(r) == 0 {

@@ -7,12 +7,15 @@
 //	           [-id, [null, error]]          ... when the function failed
 //	to Vim:    [0, [-id, func, [args...]]]   a call, which the runtime's channel
 //	                                         callback runs and answers
+//	           ["call", FuncCall, [func, [args...]], -id]
+//	                                         a call as Vim's channel command
+//	                                         (Transport.Command)
 //	           ["call", func, [args...]]      a call without an answer (Vim's
 //	                                         channel command)
 //	           [id, result]                   our answer to Vim's request id
 //
-// Calls go through the channel callback, not Vim's "call" command, because
-// "call" hides errors: see autoload/vigor/_internal/api/vim.vim. Our own
+// transport.go is the table of the ways calls reach Vim and of the tricks
+// they take (see also autoload/vigor/_internal/api/vim.vim). Our own
 // request ids are negated on the wire, because Vim uses positive numbers
 // for its own requests on the same channel.
 //
@@ -35,10 +38,9 @@ import (
 
 // Codec reads and writes Vim JSON channel messages.
 type Codec struct {
-	// CallCommand, if set, sends calls as Vim's channel "call" command
-	// of FuncCall instead of as messages for the channel callback (the
-	// runtime's g:vigor#vim_calls 'command'). The answer is the same.
-	CallCommand bool
+	// Transport is how calls reach Vim: it chooses the frame of a call
+	// (transport.go). The answer is the same either way.
+	Transport Transport
 	// ReplyFunc, if set, is the runtime function that takes the answers to
 	// Vim's requests: a response goes as a "call" command of
 	// ReplyFunc(id, result) followed by the wake-up response [id, 0].
@@ -53,29 +55,6 @@ type Codec struct {
 	br     *bufio.Reader
 	chunks int // chunked messages sent so far, for their keys
 }
-
-// Large messages are sent to Vim in chunks. Vim re-parses a JSON message
-// from its start each time more of it arrives, so one 10 MB message takes
-// minutes; as chunks of ChunkSize it takes well under a second. A message
-// whose payload is larger than ChunkThreshold is sent as calls of
-// FuncChunk(key, text), each carrying a piece of the payload's JSON text,
-// followed by a small message that names the key. The runtime joins and
-// decodes the pieces (autoload/vigor/_internal/api/vim.vim).
-const (
-	ChunkThreshold = 512 << 10
-	ChunkSize      = 256 << 10
-	// ChunkedKey marks a response whose value was sent in chunks:
-	// [id, {"__vigor_chunked__": key, "n": count}]. Vim may handle that
-	// response before the chunk calls queued ahead of it, so the runtime
-	// waits until it has all n.
-	ChunkedKey = "__vigor_chunked__"
-	// FuncChunk receives one piece; FuncChunked runs a chunked call.
-	FuncChunk   = "vigor#_internal#api#vim#chunk"
-	FuncChunked = "vigor#_internal#api#vim#chunked"
-	// FuncCall is the wrapper that runs a call sent as a "call" command
-	// (CallCommand): it returns [result, null] or [null, error].
-	FuncCall = "vigor#_internal#api#vim#call"
-)
 
 // New returns a codec that reads messages from r.
 func New(r io.Reader) *Codec {
@@ -328,12 +307,12 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 }
 
 // appendCallHead opens a call: `[0,[-id,` (for the channel callback),
-// `["call","FuncCall",[` (CallCommand) or, without id, `["call",`.
+// `["call","FuncCall",[` (Transport.Command) or, without id, `["call",`.
 func (c *Codec) appendCallHead(b []byte, id int64) []byte {
 	switch {
 	case id == 0:
 		return append(b, `["call",`...)
-	case c.CallCommand:
+	case c.Transport.Command:
 		return append(b, `["call","`+FuncCall+`",[`...)
 	}
 	b = append(b, `[0,[-`...)
@@ -345,7 +324,7 @@ func (c *Codec) appendCallHead(b []byte, id int64) []byte {
 func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 	switch {
 	case id == 0:
-	case c.CallCommand:
+	case c.Transport.Command:
 		b = append(b, `],-`...)
 		b = appendInt(b, id)
 	default:
@@ -421,6 +400,10 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error { return Unmarshal(r, v) }
 
 // TypeName implements wire.Codec.
 func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
+
+// IsNull implements wire.Codec: JSON's null, which is Vim's v:null and
+// v:none.
+func (c *Codec) IsNull(r wire.Raw) bool { return isNull(r) }
 
 // TypeName names the Vim type of a JSON value.
 func TypeName(r wire.Raw) string {

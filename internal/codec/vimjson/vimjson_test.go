@@ -1124,13 +1124,13 @@ func TestAppenderParam(t *testing.T) {
 	}
 }
 
-// With CallCommand, a call is Vim's channel "call" command of the wrapper
-// FuncCall, [function, args] its arguments; a notification is unchanged;
-// a large call goes as the same chunks, then the wrapper's call of
-// FuncChunked.
+// With Transport.Command, a call is Vim's channel "call" command of the
+// wrapper FuncCall, [function, args] its arguments; a notification is
+// unchanged; a large call goes as the same chunks, then the wrapper's call
+// of FuncChunked.
 func TestAppendRequestCallCommand(t *testing.T) {
 	c := newCodec("")
-	c.CallCommand = true
+	c.Transport.Command = true
 	got, err := c.AppendRequest(nil, 5, "g:Foo", []any{"x", 1})
 	if want := `["call","` + vimjson.FuncCall + `",["g:Foo",["x",1]],-5]` + "\n"; err != nil || string(got) != want {
 		t.Fatalf("got %s (%v), want %s", got, err, want)
