@@ -926,7 +926,8 @@ func TestServeUnloadBudget(t *testing.T) {
 		want := "an unload hook did not return within the unload budget (400 ms, g:vigor#unload_timeout), so the plugin exited without it"
 		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", want})
 		checkEqual(t, "exit code", e.wait(), 0)
-		if took < budget/2 || took > budget {
+		// (With 100 ms for the scheduling of a loaded machine.)
+		if took < budget/2 || took > budget+100*time.Millisecond {
 			t.Errorf("the report came after %v, want it within the budget of %v (and after the hooks' time)", took, budget)
 		}
 	})

@@ -1,0 +1,187 @@
+package vigor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// bind returns the context of the handler of a message just read: the
+// current interrupt generation, which an interrupt read after the message
+// cancels however late the handler starts. It is cancelled by unload, and
+// when the editor goes away. The session calls it on its reading
+// goroutine, in the order the messages came (rpc.Options.Bind).
+func (p *Plugin) bind(*wire.Message) context.Context {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gen
+}
+
+// interrupt cancels every handler's context and starts a new generation.
+func (p *Plugin) interrupt(reason string) {
+	cause := ErrInterrupted
+	if reason != "" {
+		cause = fmt.Errorf("%w: %s", ErrInterrupted, reason)
+	}
+	p.mu.Lock()
+	p.genStop(cause)
+	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	p.mu.Unlock()
+	p.log.Info("interrupted", "reason", reason)
+}
+
+func (p *Plugin) preempt(m *wire.Message) bool {
+	if m.Method != protocol.MethodInterrupt {
+		return false
+	}
+	var reason string
+	if len(m.Params) > 0 {
+		var v any
+		if err := p.codec.Unmarshal(m.Params[0], &v); err == nil && v != nil {
+			reason = fmt.Sprint(v)
+		}
+	}
+	p.interrupt(reason)
+	return true
+}
+
+func (p *Plugin) badMessage(m *wire.Message, err error) any {
+	p.log.Error("bad message from the editor", "err", err)
+	return []any{nil, err.Error()}
+}
+
+// dispatcher serves the editor's messages (rpc.Handler).
+type dispatcher Plugin
+
+// Request implements rpc.Handler: vigor#request().
+func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
+	p := (*Plugin)(d)
+	res, err := p.run(ctx, m.Method, m.Params)
+	if err != nil {
+		return []any{nil, err.Error()}
+	}
+	return []any{res, nil}
+}
+
+// Notification implements rpc.Handler: vigor#notify(), request_async and the
+// runtime's own messages.
+func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
+	p := (*Plugin)(d)
+	switch m.Method {
+	case protocol.MethodUnload:
+		p.unload(ctx, true, p.unloadBudget(m.Params))
+		return
+	case protocol.MethodAsync:
+		p.async(ctx, m)
+		return
+	}
+	if ok, err := p.ed.EditorNotification(m); ok {
+		if err != nil {
+			p.log.Error("the editor reported an error", "err", err)
+		}
+		return
+	}
+	if _, err := p.run(ctx, m.Method, m.Params); err != nil {
+		p.tellError(m.Method, err)
+	}
+}
+
+// async runs a request_async call on its own goroutine and resolves the
+// editor's callbacks.
+func (p *Plugin) async(ctx context.Context, m *wire.Message) {
+	if len(m.Params) != 4 {
+		p.log.Error("bad $async message", "params", len(m.Params))
+		return
+	}
+	var ok, fail, method string
+	err := errors.Join(p.codec.Unmarshal(m.Params[0], &ok), p.codec.Unmarshal(m.Params[1], &fail),
+		p.codec.Unmarshal(m.Params[2], &method))
+	if err != nil {
+		p.log.Error("bad $async message", "err", err)
+		return
+	}
+	params, perr := p.codec.SplitList(m.Params[3])
+	p.mu.Lock()
+	if p.unloaded {
+		// It was on its way when the unload began: answer without
+		// running it.
+		p.mu.Unlock()
+		p.resolve(ok, fail, method, nil, ErrUnloaded)
+		return
+	}
+	p.asyncRunning++
+	p.mu.Unlock()
+	go func() {
+		defer p.asyncDone()
+		var res any
+		var err error
+		if perr != nil {
+			// The runtime checks this; an answer is still owed, or the
+			// callbacks leak.
+			p.log.Error("bad $async params", "method", method, "err", perr)
+			err = fmt.Errorf("its arguments must be a List, not a %s", p.codec.TypeName(m.Params[3]))
+		} else {
+			res, err = p.run(ctx, method, params)
+		}
+		p.resolve(ok, fail, method, res, err)
+	}()
+}
+
+// asyncDone counts a request_async handler out (see asyncRunning).
+func (p *Plugin) asyncDone() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asyncRunning--
+	if p.asyncRunning == 0 && p.unloaded {
+		close(p.asyncIdle)
+	}
+}
+
+// resolve answers a request_async call: its success callback gets res, or
+// its failure callback an error object made from err.
+func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
+	args := []any{ok, fail, true, res}
+	if err != nil {
+		args = []any{ok, fail, false, map[string]any{
+			"name":    "VigorError",
+			"plugin":  p.name,
+			"method":  method,
+			"message": err.Error(),
+		}}
+	}
+	// The plugin may be unloading (p.ctx is cancelled then); the answer
+	// must still reach the editor, or its callbacks leak.
+	if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
+		p.log.Error("cannot resolve request_async", "method", method, "err", err)
+	}
+}
+
+// run calls a handler with panic recovery.
+func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res any, err error) {
+	p.mu.Lock()
+	h := p.handlers[method]
+	p.mu.Unlock()
+	if h == nil {
+		return nil, fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("panic in handler", "method", method, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
+		}
+	}()
+	return h.call(ctx, p.codec, params)
+}
+
+// tellError shows an error from a notified method to the user.
+func (p *Plugin) tellError(method string, err error) {
+	p.log.Error("notified method failed", "method", method, "err", err)
+	_ = p.ed.Notify(p.ctx, protocol.FuncEcho, []any{"error", p.name, method + ": " + err.Error()})
+}

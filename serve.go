@@ -1,0 +1,206 @@
+package vigor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/rpc"
+)
+
+// Main runs a plugin. Call it from func main. setup registers the plugin's
+// methods and does any start-up work; the plugin counts as loaded (and
+// VigorPluginPost fires) when setup returns nil. If setup returns an error,
+// the load fails and the user sees that error.
+//
+// Main returns only by exiting the process: when the plugin is unloaded, or
+// when the editor goes away.
+func Main(setup func(ctx context.Context, p *Plugin) error) {
+	// Stdin stays a blocking file: the session reads it with blocking
+	// system calls, which wake faster than the runtime poller
+	// (internal/rpc/direct_linux.go).
+	in := os.Stdin
+	out := channelOut(host.PollWrites(os.Getenv(protocol.EnvHost)))
+	// Stray prints must not corrupt the channel: fmt.Println and friends
+	// go to stderr, which the runtime copies to the plugin's log. The old
+	// os.Stdout must stay reachable, or its finalizer closes fd 1.
+	stdout := os.Stdout
+	os.Stdout = os.Stderr
+	// The editor owns the plugin's lifetime. Ctrl-C in the editor's
+	// terminal is not for the plugin; SIGTERM (Vim stops its jobs with it
+	// when it quits) ends the plugin like an editor that went away: the
+	// unload hooks run.
+	signal.Ignore(os.Interrupt)
+	// One P, unless the user chose: a plugin waits on the editor far more
+	// than it computes, and with more Ps its calls cross vCPUs more often
+	// (1.5-2x slower calls on 2 cores; BENCHMARKS.md).
+	// A plugin that computes in parallel can raise it in setup.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	code := serve(ctx, os.Getenv, in, out, os.Stderr, setup)
+	stop()
+	runtime.KeepAlive(stdout)
+	os.Exit(code)
+}
+
+// serve is Main without the process: it returns the exit code.
+func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io.Writer, stderr io.Writer,
+	setup func(ctx context.Context, p *Plugin) error) int {
+	name := getenv(protocol.EnvPlugin)
+	hostName := getenv(protocol.EnvHost)
+	if name == "" || hostName == "" {
+		fmt.Fprintf(stderr, "This program is a Vigor plugin. Vim or Neovim starts it; it does nothing on its own.\n"+
+			"Put its repository on 'runtimepath' next to Vigor (see :help vigor).\n")
+		return 2
+	}
+	codec, err := host.NewCodec(hostName, getenv(protocol.EnvVimCalls), in)
+	if err != nil {
+		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
+		return 2
+	}
+	p := &Plugin{
+		name:     name,
+		instance: getenv(protocol.EnvInstance),
+		dir:      getenv(protocol.EnvDir),
+		meta: Meta{
+			Host:     hostName,
+			Version:  getenv(protocol.EnvEditorVersion),
+			Platform: getenv(protocol.EnvPlatform),
+			Mode:     getenv(protocol.EnvMode),
+		},
+		codec:     codec,
+		handlers:  make(map[string]*handler),
+		asyncIdle: make(chan struct{}),
+		quit:      make(chan struct{}),
+	}
+	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
+	if path := getenv(EnvCPUProfile); path != "" {
+		stop := startCPUProfile(path+"."+name+".pprof", p.log)
+		defer stop()
+	}
+	// ctx ends the plugin (SIGTERM); it is not the parent of the plugin's
+	// contexts, whose cause must be ErrUnloaded then too.
+	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	input, _ := in.(*os.File)
+	p.sess = rpc.New(codec, out, rpc.Options{
+		Handler:    (*dispatcher)(p),
+		Preempt:    p.preempt,
+		Bind:       p.bind,
+		BadMessage: p.badMessage,
+		Input:      input,
+	})
+	p.ed = host.New(hostName, p.sess, codec)
+
+	runErr := make(chan error, 1)
+	go func() { runErr <- p.sess.Run(p.ctx) }()
+	// Run waits for the handlers it started before it returns, so they
+	// must see the editor go away: end every context when the session ends.
+	go func() {
+		select {
+		case <-p.sess.Done():
+		case <-p.quit: // unloaded: unload cancels the contexts itself
+		}
+		p.cancel(ErrUnloaded)
+	}()
+
+	if err := p.setup(setup); err != nil {
+		p.log.Error("load failed", "err", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _ = p.ed.Call(ctx, protocol.FuncFailed, []any{p.name, p.instance, err.Error()})
+		cancel()
+		return 1
+	}
+	p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "sdk", SDKVersion,
+		"protocol", protocol.Version, "runtime_protocol", getenv(protocol.EnvProtocol))
+	info := map[string]any{
+		"protocol": protocol.Version,
+		"sdk":      SDKVersion,
+		"pid":      os.Getpid(),
+		"methods":  p.methodNames(),
+		"log":      p.logPath,
+	}
+	_ = p.ed.Notify(p.ctx, protocol.FuncReady, []any{p.name, p.instance, info})
+
+	select {
+	case err := <-runErr:
+		// The editor closed the channel: clean up and go.
+		p.log.Info("channel closed", "err", err)
+		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
+		return 0
+	case <-ctx.Done():
+		// SIGTERM: the editor is quitting.
+		p.log.Info("terminated")
+		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
+		return 0
+	case <-p.quit:
+		// unload has waited for the request_async handlers as long as
+		// its budget let it.
+		return 0
+	}
+}
+
+func (p *Plugin) setup(setup func(ctx context.Context, p *Plugin) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Error("panic during setup", "panic", r, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
+		}
+	}()
+	return setup(p.ctx, p)
+}
+
+// EnvCPUProfile names an environment variable: when it is set (in the
+// editor's environment), each plugin writes a CPU profile of its whole run
+// to <value>.<plugin>.pprof, for `go tool pprof`.
+const EnvCPUProfile = "VIGOR_CPUPROFILE"
+
+func startCPUProfile(path string, log *slog.Logger) func() {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Error("cannot write the CPU profile", "err", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Error("cannot start the CPU profile", "err", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// maxLog is the size at which a plugin's log is moved to <log>.1 (replacing
+// the older one) when the plugin starts.
+const maxLog = 1 << 20
+
+func openLog(path string, fallback io.Writer, name string) (*slog.Logger, string) {
+	w := fallback
+	shown := "the plugin's stderr"
+	if path != "" {
+		if st, err := os.Stat(path); err == nil && st.Size() > maxLog {
+			_ = os.Rename(path, path+".1")
+		}
+		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			w = f
+			shown = path
+		}
+	}
+	l := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return l.With("plugin", name, "pid", strconv.Itoa(os.Getpid())), shown
+}
