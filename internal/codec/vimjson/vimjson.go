@@ -293,7 +293,7 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 	bodyStart := len(b)
 	b = appendString(b, method)
 	b = append(b, ',')
-	b, err := appendList(b, params)
+	b, err := appendList(b, params, -1)
 	if err != nil {
 		return b, err
 	}
@@ -351,7 +351,14 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	b = appendInt(b, id)
 	b = append(b, ',')
 	valStart := len(b)
-	b, err := AppendValue(b, result)
+	var err error
+	if f, ok := result.(wire.Fallible); ok {
+		if b, err = AppendValue(b, f.Value); err != nil {
+			b, err = AppendValue(b[:valStart], f.Fallback(err))
+		}
+	} else {
+		b, err = AppendValue(b, result)
+	}
 	if err != nil {
 		return b, err
 	}
