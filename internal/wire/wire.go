@@ -6,7 +6,10 @@
 // payloads are never turned into generic maps on the way through.
 package wire
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Kind says what a Message is.
 type Kind uint8
@@ -64,14 +67,20 @@ var ErrMalformed = errors.New("malformed message")
 type Codec interface {
 	// ReadMessage reads the next message into m.
 	ReadMessage(m *Message) error
-	// AppendRequest appends a request frame to b.
+	// AppendRequest appends a request frame to b. A param that the
+	// editor cannot take (too deep, a Number out of range, a type with no
+	// form on the wire) is a *ValueError whose Path starts at the index
+	// of the param; so for AppendNotification.
 	AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error)
 	// AppendNotification appends a notification frame to b.
 	AppendNotification(b []byte, method string, params []any) ([]byte, error)
 	// AppendResponse appends the response to request id. On Vim the
-	// response has no error slot; errors travel inside result.
+	// response has no error slot; errors travel inside result. A
+	// Fallible result is written as its Value, or as its Fallback when
+	// the Value cannot be sent.
 	AppendResponse(b []byte, id int64, result any) ([]byte, error)
-	// Unmarshal decodes one Raw value into v.
+	// Unmarshal decodes one Raw value into v. A value nested more than
+	// MaxDepth deep is an error wrapping ErrTooDeep.
 	Unmarshal(r Raw, v any) error
 	// SplitList splits an encoded List into its encoded items.
 	SplitList(r Raw) ([]Raw, error)
@@ -81,4 +90,72 @@ type Codec interface {
 	// IsNull reports whether r is the editor's null (v:null, and v:none
 	// on Vim), without decoding it.
 	IsNull(r Raw) bool
+}
+
+// MaxDepth is how deeply Lists and Dicts may nest in one value that the
+// plugin reads from the editor: encoding/json's limit, which the msgpack
+// codec applies too, so that both editors agree. A Vim value [[1]] nests
+// 2 deep. The Vim codec sends values up to the same depth; Neovim reads
+// far less (msgpackrpc.MaxMessageDepth).
+const MaxDepth = 10000
+
+// ErrTooDeep is wrapped by the errors of Unmarshal for a value that nests
+// Lists and Dicts more than MaxDepth deep. Its text is meant for users.
+var ErrTooDeep = errors.New("Lists and Dicts nested more than 10000 deep, more than Vigor reads")
+
+// ValueError is a Go value that a codec cannot send to the editor. Msg
+// says why, for users, in the editor's words; Path says where the value
+// is, as indices into what the caller gave the codec (the params of a
+// request or notification, the value of a response or of an append
+// function), outermost first, as far as the codec follows them. Detail,
+// if set, is an encoder's own error, for the log.
+//
+// For a value nested too deep, how deep Lists and Dicts may nest depends
+// on where the value is: Room[j] is that depth for the value at
+// Path[:j+1], and At fills it into DeepMsg.
+type ValueError struct {
+	Path    []int
+	Msg     string
+	Detail  error
+	Room    []int
+	DeepMsg string // a format with one %d, for Room
+}
+
+func (e *ValueError) Error() string { return e.Msg }
+
+// At returns the message for the value at Path[:k]: for a value nested
+// too deep, it names how deep that value may nest.
+func (e *ValueError) At(k int) string {
+	if k >= 1 && k <= len(e.Room) && e.DeepMsg != "" {
+		return fmt.Sprintf(e.DeepMsg, e.Room[k-1])
+	}
+	return e.Msg
+}
+
+// In puts i, the index of the value in a List that lies room levels
+// deep, in front of e's Path, if the List is within the outer maxPath
+// levels of what the codec was given (callers name at most an argument
+// and its place, and an error deep down must cost no more than one near
+// the top). It returns e.
+func (e *ValueError) In(i, level, room int) *ValueError {
+	if level < maxPath {
+		e.Path = append([]int{i}, e.Path...)
+		if e.DeepMsg != "" {
+			e.Room = append([]int{room}, e.Room...)
+		}
+	}
+	return e
+}
+
+// maxPath bounds the levels of a ValueError's Path.
+const maxPath = 4
+
+// Fallible is a response result that may fail to encode: AppendResponse
+// writes Value, or, if Value cannot be sent, Fallback(err) in its place
+// (err is a *ValueError, or another encoding error). The SDK answers every
+// request with one, so that a result the editor cannot take fails the
+// request instead of leaving the editor waiting for an answer.
+type Fallible struct {
+	Value    any
+	Fallback func(err error) any
 }

@@ -332,6 +332,9 @@ func FuzzReadFrame(f *testing.F) {
 // skip says.
 func checkScanner(t *testing.T, b []byte) {
 	want, werr := skip(b, 0)
+	if werr == errTooDeep {
+		return // the scanner follows any depth
+	}
 	var s scanner
 	have := min(1, len(b))
 	for {

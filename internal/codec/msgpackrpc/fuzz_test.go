@@ -163,6 +163,10 @@ func FuzzUnmarshal(f *testing.F) {
 			return
 		}
 		b, err := c.AppendResponse(nil, 1, v)
+		var ve *wire.ValueError
+		if errors.As(err, &ve) {
+			return // nested deeper than Neovim reads, or a uint64 above math.MaxInt64
+		}
 		if err != nil {
 			t.Fatalf("encoding %#v: %v", v, err)
 		}

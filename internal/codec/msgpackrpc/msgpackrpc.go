@@ -128,7 +128,7 @@ func (c *Codec) readFrame() ([]byte, error) {
 			continue
 		}
 		buf, _ := c.br.Peek(n)
-		end, err := skip(buf, 0)
+		end, err := find(buf, 0)
 		if err == nil {
 			frame := bytes.Clone(buf[:end])
 			_, _ = c.br.Discard(end)
@@ -284,7 +284,7 @@ func (c *Codec) readParams(m *wire.Message, frame []byte) error {
 // item returns the next value of frame, without copying it.
 func (c *Codec) item(frame []byte) (wire.Raw, error) {
 	start := len(frame) - c.frame.Len()
-	end, err := skip(frame, start)
+	end, err := find(frame, start)
 	if err != nil {
 		// The frame is a whole msgpack object: this does not happen.
 		return nil, err
@@ -293,13 +293,24 @@ func (c *Codec) item(frame []byte) (wire.Raw, error) {
 	return wire.Raw(frame[start:end:end]), nil
 }
 
+// MaxMessageDepth is how deeply Neovim reads values nested in a message
+// (libmpack's MPACK_MAX_OBJECT_DEPTH): the message's own array is level
+// 1, its items level 2, and so on. Given a message with a value at level
+// 33 or deeper, Neovim closes the channel without a word (it takes a
+// Number or an empty List or Dict at level 33, but not a String or a
+// List with items; the codec refuses all of them). So a handler's result,
+// at level 3 of a response ([1, id, nil, [result, nil]]), holds Lists and
+// Dicts 29 deep at most, and an argument of nvim_call_function, at level
+// 4, 28 deep.
+const MaxMessageDepth = 32
+
 // AppendRequest implements wire.Codec.
 func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
 	c.out.b = b
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(0), e.EncodeInt(id), e.EncodeString(method))
 	if err == nil {
-		err = c.encodeList(params)
+		err = c.encodeList(params, 2)
 	}
 	return c.out.b, err
 }
@@ -310,7 +321,7 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString(method))
 	if err == nil {
-		err = c.encodeList(params)
+		err = c.encodeList(params, 2)
 	}
 	return c.out.b, err
 }
@@ -321,38 +332,63 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	c.out.b = b
 	e := c.enc
+	var err error
+	level := 2 // the result in [1, id, nil, result]
 	if id < 0 && c.ReplyFunc != "" {
-		err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
+		// The result in [2, "nvim_call_function", [ReplyFunc, [token, result]]].
+		level = 4
+		err = firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
 			e.EncodeArrayLen(2), e.EncodeString(c.ReplyFunc), e.EncodeArrayLen(2), e.EncodeInt(-id))
-		if err == nil {
-			err = c.encodeValue(result)
+	} else {
+		err = firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
+	}
+	if err != nil {
+		return c.out.b, err
+	}
+	if f, ok := result.(wire.Fallible); ok {
+		start := len(c.out.b)
+		if err = c.encodeValue(f.Value, level); err != nil {
+			c.out.b = c.out.b[:start]
+			err = c.encodeValue(f.Fallback(err), level)
 		}
 		return c.out.b, err
 	}
-	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
-	if err == nil {
-		err = c.encodeValue(result)
-	}
-	return c.out.b, err
+	return c.out.b, c.encodeValue(result, level)
 }
 
-func (c *Codec) encodeList(xs []any) error {
+// encodeList writes xs, a List at level (MaxMessageDepth).
+func (c *Codec) encodeList(xs []any, level int) error {
+	if level > MaxMessageDepth {
+		return tooDeep()
+	}
 	if err := c.enc.EncodeArrayLen(len(xs)); err != nil {
 		return err
 	}
-	for _, x := range xs {
-		if err := c.encodeValue(x); err != nil {
-			return err
+	for i, x := range xs {
+		if err := c.encodeValue(x, level+1); err != nil {
+			return atIndex(err, i, level)
 		}
 	}
 	return nil
 }
 
-func (c *Codec) encodeValue(v any) error {
+// encodeValue writes v, a value at level (MaxMessageDepth). What the
+// encoder writes is checked afterwards (checkEncoded).
+func (c *Codec) encodeValue(v any, level int) error {
 	switch x := v.(type) {
 	case string:
+		if level > MaxMessageDepth {
+			return tooDeep()
+		}
 		return c.enc.EncodeString(x)
 	case wire.Raw:
+		// From the editor, so a Number and its map keys are right; a value
+		// of n bytes nests n levels at most.
+		if level+len(x)-1 > MaxMessageDepth {
+			if err := checkEncoded(x, level); err != nil {
+				return err
+			}
+		}
 		_, err := c.out.Write(x)
 		return err
 	case wire.Appender:
@@ -363,12 +399,114 @@ func (c *Codec) encodeValue(v any) error {
 		if x == nil {
 			return c.enc.EncodeNil() // as for any nil slice
 		}
-		return c.encodeList(x)
+		return c.encodeList(x, level)
+	case uint64:
+		if x > math.MaxInt64 {
+			return uintError(x)
+		}
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return uintError(uint64(x))
+		}
+	case uintptr: // which the encoder does not take
+		if uint64(x) > math.MaxInt64 {
+			return uintError(uint64(x))
+		}
+		return c.enc.EncodeUint(uint64(x))
 	}
-	if err := c.enc.Encode(v); err != nil {
-		return fmt.Errorf("cannot send %T to Neovim: %w", v, err)
+	start := len(c.out.b)
+	if err := encode(c.enc, v); err != nil {
+		return err
+	}
+	return checkEncoded(c.out.b[start:], level)
+}
+
+// encode writes v with the encoder, whose errors (and panics: it has some,
+// for a uintptr say) become a *wire.ValueError.
+func encode(e *msgpack.Encoder, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &wire.ValueError{Msg: fmt.Sprintf("a %T cannot be sent to the editor", v), Detail: fmt.Errorf("msgpack: %v", r)}
+		}
+	}()
+	if err := e.Encode(v); err != nil {
+		return &wire.ValueError{Msg: fmt.Sprintf("a %T cannot be sent to the editor", v), Detail: err}
 	}
 	return nil
+}
+
+// checkEncoded checks a value that the encoder wrote, r, at level of a
+// message: that Neovim can read it (MaxMessageDepth), that its integers fit
+// in a Number (the encoder writes a Go uint64 above math.MaxInt64 as
+// msgpack's uint 64, which Neovim reads as a negative Number), and that
+// its maps have String keys (Neovim closes the channel for others). It
+// looks at each object's header once, so a long String costs no more than
+// a short one.
+func checkEncoded(r []byte, level int) error {
+	type open struct {
+		left  int  // items still to come
+		isMap bool // its items are keys and values in turn
+	}
+	var stack [MaxMessageDepth + 1]open
+	n := 0 // open Lists and Dicts
+	for i := 0; i < len(r); {
+		c := r[i]
+		end, items, err := header(r, i)
+		if err != nil {
+			return &wire.ValueError{Msg: "the encoder wrote a value that cannot be read", Detail: err}
+		}
+		if level+n > MaxMessageDepth {
+			return tooDeep()
+		}
+		if n > 0 && stack[n-1].isMap && stack[n-1].left%2 == 0 && !isStr(c) {
+			return &wire.ValueError{Msg: "Dict keys must be Strings"}
+		}
+		if c == 0xcf {
+			if u := binary.BigEndian.Uint64(r[i+1:]); u > math.MaxInt64 {
+				return uintError(u)
+			}
+		}
+		i = end
+		if n > 0 {
+			stack[n-1].left--
+		}
+		if items > 0 {
+			stack[n] = open{left: items, isMap: isMap(c)}
+			n++
+		}
+		for n > 0 && stack[n-1].left == 0 {
+			n--
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// isStr reports whether c starts a msgpack str.
+func isStr(c byte) bool { return c >= 0xa0 && c <= 0xbf || c == 0xd9 || c == 0xda || c == 0xdb }
+
+// tooDeep is the error for a value nested deeper than Neovim reads.
+func tooDeep() error {
+	return &wire.ValueError{
+		Msg:     fmt.Sprintf("Lists and Dicts nested too deep, more than Neovim reads (%d levels in a message)", MaxMessageDepth),
+		DeepMsg: "Lists and Dicts nested more than %d deep, more than Neovim reads",
+	}
+}
+
+// uintError is the error for an unsigned integer that is not a Number.
+func uintError(n uint64) error {
+	return &wire.ValueError{Msg: fmt.Sprintf("%d does not fit in a Number (at most %d)", n, int64(math.MaxInt64))}
+}
+
+// atIndex records in err, if it is a *wire.ValueError, that it is in item
+// i of a List at level.
+func atIndex(err error, i, level int) error {
+	if ve, ok := err.(*wire.ValueError); ok {
+		ve.In(i, level-2, MaxMessageDepth-level-1)
+	}
+	return err
 }
 
 func firstErr(errs ...error) error {
@@ -386,6 +524,9 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
+	if err := checkDepth(r); err != nil {
+		return err
+	}
 	vd := c.values.Get().(*valueDecoder)
 	vd.r.Reset(r)
 	vd.d.ResetReader(&vd.r)
@@ -401,9 +542,52 @@ func Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
+	if err := checkDepth(r); err != nil {
+		return err
+	}
 	d := newValueDecoder(bytes.NewReader(r))
 	return decode(d, v)
 }
+
+// checkDepth refuses a value that nests Lists and Dicts more than
+// wire.MaxDepth deep, as encoding/json does for Vim ([[1]] nests 2 deep):
+// the decoder has no limit of its own. Such a value is longer than
+// wire.MaxDepth bytes, so shorter ones are not looked at.
+func checkDepth(r []byte) error {
+	if len(r) <= wire.MaxDepth {
+		return nil
+	}
+	var left []int // items still to come in each open List or Dict
+	for i := 0; i < len(r); {
+		c := r[i]
+		end, items, err := header(r, i)
+		if err != nil {
+			return nil // the decoder makes the error
+		}
+		if isList(c) || isMap(c) {
+			if len(left) >= wire.MaxDepth {
+				return wire.ErrTooDeep
+			}
+		}
+		i = end
+		if len(left) > 0 {
+			left[len(left)-1]--
+		}
+		if items > 0 {
+			left = append(left, items)
+		}
+		for len(left) > 0 && left[len(left)-1] == 0 {
+			left = left[:len(left)-1]
+		}
+		if len(left) == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+func isList(c byte) bool { return c>>4 == 0x9 || c == 0xdc || c == 0xdd }
+func isMap(c byte) bool  { return c>>4 == 0x8 || c == 0xde || c == 0xdf }
 
 // decode decodes into v. The sized integers that the decoder returns
 // (Neovim uses msgpack's uint formats for every Number >= 0) become int64,
@@ -533,7 +717,7 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	}
 	out := make([]wire.Raw, n)
 	for k := range out {
-		end, err := skip(r, i)
+		end, err := find(r, i)
 		if err != nil {
 			return nil, err
 		}
@@ -566,8 +750,25 @@ func arrayHeader(r []byte) (n, i int, err error) {
 // returns how long the bytes must be at least for the value to end.
 var errCutShort = fmt.Errorf("%w: a value is cut short", wire.ErrMalformed)
 
-// maxDepth bounds the nesting that skip follows, as the decoder does.
+// maxDepth bounds the nesting that skip follows: it recurses.
 const maxDepth = 10000
+
+// errTooDeep is skip's error for an object nested deeper than maxDepth.
+var errTooDeep = fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
+
+// find returns where the msgpack object that starts at r[i] ends, as skip
+// does, with no limit on its depth: what skip does not follow, the
+// scanner does (it keeps its place in a slice, not on the stack). A value
+// nested too deep is refused where it is decoded (Unmarshal), so that the
+// message around it is read and answered.
+func find(r []byte, i int) (int, error) {
+	end, err := skip(r, i)
+	if err == errTooDeep {
+		s := scanner{pos: i}
+		return s.scan(r)
+	}
+	return end, err
+}
 
 // skip returns where the msgpack object that starts at r[i] ends.
 // When r ends first, the error is errCutShort and the int is how long r
@@ -576,7 +777,7 @@ func skip(r []byte, i int) (int, error) { return skipIn(r, i, 0) }
 
 func skipIn(r []byte, i, depth int) (int, error) {
 	if depth > maxDepth {
-		return 0, fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
+		return 0, errTooDeep
 	}
 	end, items, err := header(r, i)
 	if err != nil {
@@ -643,9 +844,6 @@ func (s *scanner) scan(r []byte) (int, error) {
 			s.left[len(s.left)-1]--
 		}
 		if items > 0 {
-			if len(s.left) >= maxDepth {
-				return 0, fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
-			}
 			s.left = append(s.left, items)
 		}
 		s.pop()
@@ -749,9 +947,16 @@ func header(r []byte, i int) (end, items int, err error) {
 	return i + size, items, nil
 }
 
+// AtomicArgLevel is the level (MaxMessageDepth) of the arguments of the
+// calls in a request of nvim_call_atomic:
+// [0, id, "nvim_call_atomic", [[["nvim_call_function", [fn, [arg...]]], ...]]].
+const AtomicArgLevel = 7
+
 // AppendAtomicCalls appends the argument of nvim_call_atomic for calls:
 // [["nvim_call_function", [fn, args]], ...]. It writes straight into b,
-// without building the nested lists.
+// without building the nested lists. An argument that Neovim cannot take
+// is a *wire.ValueError whose Path is the index of the call and of the
+// argument.
 func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)) ([]byte, error) {
 	// Headers and strings are appended by hand (most arguments are
 	// strings); other values go through the encoder.
@@ -765,7 +970,7 @@ func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)
 		b = append(b, 0x92)
 		b = appendStr(b, fn)
 		b = appendArrayLen(b, len(args))
-		for _, a := range args {
+		for k, a := range args {
 			if s, ok := a.(string); ok {
 				b = appendStr(b, s)
 				continue
@@ -776,10 +981,14 @@ func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)
 				e.UseCompactInts(true)
 			}
 			w.b = b
-			err := e.Encode(a)
+			start := len(b)
+			err := encode(e, a)
 			b = w.b
-			if err != nil {
-				return b, fmt.Errorf("batch call %d, %s(): %w", i, fn, err)
+			if err == nil {
+				err = checkEncoded(b[start:], AtomicArgLevel)
+			}
+			if ve, ok := err.(*wire.ValueError); ok {
+				return b, ve.In(k, 1, MaxMessageDepth-AtomicArgLevel).In(i, 0, MaxMessageDepth-AtomicArgLevel+3)
 			}
 		}
 	}

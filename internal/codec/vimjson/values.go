@@ -16,8 +16,16 @@ import (
 )
 
 // AppendValue appends the JSON form of v to b. Common types take a fast path;
-// anything else goes through encoding/json (so struct tags apply).
-func AppendValue(b []byte, v any) ([]byte, error) {
+// anything else goes by reflection (structs by their json tags). A value
+// that Vim cannot take is a *wire.ValueError: a Number out of range (a
+// uint64 above math.MaxInt64), Lists and Dicts nested more than
+// wire.MaxDepth deep, a map whose keys are not strings, or a type with no
+// JSON form (chan, func, complex). Strings that are not valid UTF-8 are
+// sent with each invalid byte replaced by U+FFFD (appendString).
+func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
+
+// appendValue is AppendValue for a value inside depth Lists and Dicts.
+func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -39,9 +47,9 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 	case int8:
 		return appendInt(b, int64(x)), nil
 	case uint:
-		return strconv.AppendUint(b, uint64(x), 10), nil
+		return appendUint(b, uint64(x))
 	case uint64:
-		return strconv.AppendUint(b, x, 10), nil
+		return appendUint(b, x)
 	case uint32:
 		return strconv.AppendUint(b, uint64(x), 10), nil
 	case uint16:
@@ -56,15 +64,21 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
+		}
 		return appendBytes(b, x), nil
 	case []any:
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		return appendList(b, x)
+		return appendList(b, x, depth)
 	case []string:
 		if x == nil {
 			return append(b, "null"...), nil
+		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
 		}
 		b = append(b, '[')
 		for i, s := range x {
@@ -78,6 +92,9 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
+		}
 		b = append(b, '[')
 		for i, n := range x {
 			if i > 0 {
@@ -89,6 +106,9 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 	case map[string]any:
 		if x == nil {
 			return append(b, "null"...), nil
+		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
 		}
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -103,7 +123,7 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 			b = appendString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = AppendValue(b, x[k]); err != nil {
+			if b, err = appendValue(b, x[k], depth+1); err != nil {
 				return b, err
 			}
 		}
@@ -113,42 +133,84 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 	case wire.Appender:
 		return x(b)
 	case json.RawMessage:
-		return append(b, x...), nil
+		return appendValidUTF8(b, x), nil
 	}
 	if m, ok := v.(json.Marshaler); ok {
 		out, err := m.MarshalJSON()
 		if err != nil {
-			return b, err
+			return b, &wire.ValueError{Msg: fmt.Sprintf("a %T cannot be sent to the editor: its MarshalJSON failed: %v", v, err), Detail: err}
 		}
-		return append(b, out...), nil
+		return appendValidUTF8(b, out), nil
 	}
-	return appendReflect(b, v)
+	return appendReflect(b, v, depth)
+}
+
+// appendUint writes a Go unsigned integer as a Number, which holds at most
+// math.MaxInt64 on both editors: a larger one would reach Vim as
+// v:numbermax, and Neovim as a negative Number.
+func appendUint(b []byte, n uint64) ([]byte, error) {
+	if n > math.MaxInt64 {
+		return b, uintError(n)
+	}
+	return strconv.AppendUint(b, n, 10), nil
+}
+
+func uintError(n uint64) error {
+	return &wire.ValueError{Msg: fmt.Sprintf("%d does not fit in a Number (at most %d)", n, int64(math.MaxInt64))}
+}
+
+func tooDeep() error {
+	return &wire.ValueError{
+		Msg:     fmt.Sprintf("Lists and Dicts nested more than %d deep, more than Vigor sends", wire.MaxDepth),
+		DeepMsg: "Lists and Dicts nested more than %d deep, more than Vigor sends",
+	}
+}
+
+// atIndex records in err, if it is a *wire.ValueError, that it is in item
+// i of a List inside depth Lists and Dicts.
+func atIndex(err error, i, depth int) error {
+	if ve, ok := err.(*wire.ValueError); ok {
+		ve.In(i, depth+1, wire.MaxDepth-depth-1)
+	}
+	return err
+}
+
+// appendValidUTF8 appends JSON text that did not come from appendString,
+// with invalid UTF-8 replaced as appendString does.
+func appendValidUTF8(b, text []byte) []byte {
+	if utf8.Valid(text) {
+		return append(b, text...)
+	}
+	return append(b, bytes.ToValidUTF8(text, []byte("\ufffd"))...)
 }
 
 // appendReflect handles named and composite types. Slices and maps of any
-// element type recurse through AppendValue so that []byte and floats keep
-// Vim's forms; structs go through encoding/json.
-func appendReflect(b []byte, v any) ([]byte, error) {
+// element type recurse through appendValue so that []byte and floats keep
+// Vim's forms; structs go by their json tags (appendStruct).
+func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
 			return append(b, "null"...), nil
 		}
-		return AppendValue(b, rv.Elem().Interface())
+		return appendValue(b, rv.Elem().Interface(), depth)
 	case reflect.String:
 		return appendString(b, rv.String()), nil
 	case reflect.Bool:
-		return AppendValue(b, rv.Bool())
+		return appendValue(b, rv.Bool(), depth)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return appendInt(b, rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.AppendUint(b, rv.Uint(), 10), nil
+		return appendUint(b, rv.Uint())
 	case reflect.Float32, reflect.Float64:
 		return appendFloat(b, rv.Float()), nil
 	case reflect.Slice, reflect.Array:
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return append(b, "null"...), nil // as encoding/json and msgpack do
+		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
 		}
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
 			n := rv.Len()
@@ -167,17 +229,20 @@ func appendReflect(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = AppendValue(b, rv.Index(i).Interface()); err != nil {
-				return b, err
+			if b, err = appendValue(b, rv.Index(i).Interface(), depth+1); err != nil {
+				return b, atIndex(err, i, depth)
 			}
 		}
 		return append(b, ']'), nil
 	case reflect.Map:
 		if rv.Type().Key().Kind() != reflect.String {
-			return b, fmt.Errorf("cannot send %s to Vim: Dict keys must be strings", rv.Type())
+			return b, &wire.ValueError{Msg: fmt.Sprintf("a %s cannot be sent to the editor: Dict keys must be Strings", rv.Type())}
 		}
 		if rv.IsNil() {
 			return append(b, "null"...), nil
+		}
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
 		}
 		keys := rv.MapKeys()
 		slices.SortFunc(keys, func(a, c reflect.Value) int {
@@ -197,38 +262,36 @@ func appendReflect(b []byte, v any) ([]byte, error) {
 			b = appendString(b, k.String())
 			b = append(b, ':')
 			var err error
-			if b, err = AppendValue(b, rv.MapIndex(k).Interface()); err != nil {
+			if b, err = appendValue(b, rv.MapIndex(k).Interface(), depth+1); err != nil {
 				return b, err
 			}
 		}
 		return append(b, '}'), nil
+	case reflect.Struct:
+		if depth >= wire.MaxDepth {
+			return b, tooDeep()
+		}
+		return appendStruct(b, rv, depth)
 	}
-	if rv.Kind() == reflect.Struct {
-		return appendStruct(b, rv)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		return b, fmt.Errorf("cannot send %T to Vim: %w", v, err)
-	}
-	return append(b, out...), nil
+	return b, &wire.ValueError{Msg: fmt.Sprintf("a %s cannot be sent to the editor", rv.Type())}
 }
 
 // appendStruct writes a struct as a Dict, by its `json` tags as
 // encoding/json would, but with this package's forms for the field values
 // (so that a []byte field is a List of bytes and a float field a Float, as
 // they are on Neovim).
-func appendStruct(b []byte, rv reflect.Value) ([]byte, error) {
+func appendStruct(b []byte, rv reflect.Value, depth int) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	var err error
-	b, err = appendFields(b, rv, &first)
+	b, err = appendFields(b, rv, &first, depth)
 	if err != nil {
 		return b, err
 	}
 	return append(b, '}'), nil
 }
 
-func appendFields(b []byte, rv reflect.Value, first *bool) ([]byte, error) {
+func appendFields(b []byte, rv reflect.Value, first *bool, depth int) ([]byte, error) {
 	t := rv.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -248,7 +311,7 @@ func appendFields(b []byte, rv reflect.Value, first *bool) ([]byte, error) {
 			}
 			if ft.Kind() == reflect.Struct {
 				var err error
-				if b, err = appendFields(b, fv, first); err != nil {
+				if b, err = appendFields(b, fv, first, depth); err != nil {
 					return b, err
 				}
 				continue
@@ -270,8 +333,8 @@ func appendFields(b []byte, rv reflect.Value, first *bool) ([]byte, error) {
 		b = appendString(b, name)
 		b = append(b, ':')
 		var err error
-		if b, err = AppendValue(b, fv.Interface()); err != nil {
-			return b, fmt.Errorf("field %s: %w", f.Name, err)
+		if b, err = appendValue(b, fv.Interface(), depth+1); err != nil {
+			return b, err
 		}
 	}
 	return b, nil
@@ -283,15 +346,18 @@ func emptyKind(v reflect.Value) bool {
 	return v.Kind() != reflect.Struct
 }
 
-func appendList(b []byte, xs []any) ([]byte, error) {
+func appendList(b []byte, xs []any, depth int) ([]byte, error) {
+	if depth >= wire.MaxDepth {
+		return b, tooDeep()
+	}
 	b = append(b, '[')
 	for i, x := range xs {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = AppendValue(b, x); err != nil {
-			return b, err
+		if b, err = appendValue(b, x, depth+1); err != nil {
+			return b, atIndex(err, i, depth)
 		}
 	}
 	return append(b, ']'), nil
@@ -336,15 +402,30 @@ func appendBytes(b []byte, p []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString writes s as a JSON string. Bytes that are not valid UTF-8 are
-// passed through unchanged, as Vim's own json_encode does, so that a Vim
-// string that holds text in another encoding survives the round trip.
+// appendString writes s as a JSON string. Each byte that is not part of
+// valid UTF-8 is written as U+FFFD, as Vim itself does for the strings it
+// sends: Vim's JSON reader takes a message with invalid UTF-8 for an
+// incomplete one, waits for the rest and drops it, so the caller would
+// wait for ever.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || n != 1 {
+				i += n
+				continue
+			}
+			b = append(b, s[start:i]...)
+			b = append(b, "\ufffd"...)
+			i++
+			start = i
 			continue
 		}
 		b = append(b, s[start:i]...)
@@ -360,7 +441,8 @@ func appendString(b []byte, s string) []byte {
 		default:
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		}
-		start = i + 1
+		i++
+		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
@@ -368,12 +450,16 @@ func appendString(b []byte, s string) []byte {
 
 // Unmarshal decodes the JSON value r into v. Into *any, Numbers become
 // int64, Floats float64, Lists []any and Dicts map[string]any. Into a
-// []byte, a List of Numbers (a Vim Blob) or a String is accepted.
+// []byte, a List of Numbers (a Vim Blob) or a String is accepted. A value
+// nested more than wire.MaxDepth deep is an error wrapping wire.ErrTooDeep.
 func Unmarshal(r wire.Raw, v any) error {
 	err := unmarshal(r, v)
 	var se *json.SyntaxError
 	if err == nil || !errors.As(err, &se) {
 		return err
+	}
+	if strings.HasSuffix(se.Error(), "exceeded max depth") { // encoding/json's limit is wire.MaxDepth
+		return fmt.Errorf("%w: %w", wire.ErrTooDeep, err)
 	}
 	// Vim writes NaN and the infinities as bare words, which JSON lacks.
 	if f, ok := nonFiniteWord(string(bytes.TrimSpace(r))); ok {

@@ -282,7 +282,7 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 	bodyStart := len(b)
 	b = appendString(b, method)
 	b = append(b, ',')
-	b, err := appendList(b, params)
+	b, err := appendList(b, params, -1)
 	if err != nil {
 		return b, err
 	}
@@ -336,7 +336,16 @@ func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 // AppendResponse implements wire.Codec.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if c.ReplyFunc != "" {
-		b, err := c.appendCall(b, 0, c.ReplyFunc, []any{id, result})
+		start := len(b)
+		value := result
+		f, fallible := result.(wire.Fallible)
+		if fallible {
+			value = f.Value
+		}
+		b, err := c.appendCall(b, 0, c.ReplyFunc, []any{id, value})
+		if err != nil && fallible {
+			b, err = c.appendCall(b[:start], 0, c.ReplyFunc, []any{id, f.Fallback(err)})
+		}
 		if err != nil {
 			return b, err
 		}
@@ -349,7 +358,14 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	b = appendInt(b, id)
 	b = append(b, ',')
 	valStart := len(b)
-	b, err := AppendValue(b, result)
+	var err error
+	if f, ok := result.(wire.Fallible); ok {
+		if b, err = AppendValue(b, f.Value); err != nil {
+			b, err = AppendValue(b[:valStart], f.Fallback(err))
+		}
+	} else {
+		b, err = AppendValue(b, result)
+	}
 	if err != nil {
 		return b, err
 	}

@@ -299,7 +299,7 @@ func TestAppendErrors(t *testing.T) {
 		}
 	}
 	_, err := vimjson.AppendValue(nil, map[int]string{1: "a"})
-	if err == nil || !strings.Contains(err.Error(), "Dict keys must be strings") {
+	if err == nil || !strings.Contains(err.Error(), "Dict keys must be Strings") {
 		t.Errorf("map[int]string: err = %v, want a Dict keys error", err)
 	}
 	// The codec still works after an error.
@@ -680,9 +680,25 @@ func TestStrings(t *testing.T) {
 			t.Errorf("AppendValue(name(%q)) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
-	// Bytes that are not UTF-8 pass through unchanged, as in Vim.
-	if got := appendValue(t, "a\xffb"); got != "\"a\xffb\"" {
-		t.Errorf("invalid UTF-8: %q", got)
+	// Each byte that is not UTF-8 becomes U+FFFD, as Vim does for the
+	// strings it sends (Vim drops a message with invalid UTF-8), in keys
+	// and in the text of a json.Marshaler too.
+	for in, want := range map[string]string{
+		"a\xffb":           "\"a\ufffdb\"",
+		"caf\xe9":          "\"caf\ufffd\"",
+		"\xe9\xe9":         "\"\ufffd\ufffd\"",
+		"\xe6\x97":         "\"\ufffd\ufffd\"", // a cut sequence
+		"ok \ufffd é \xc3": "\"ok \ufffd é \ufffd\"",
+	} {
+		if got := appendValue(t, in); got != want {
+			t.Errorf("invalid UTF-8 %q: %q, want %q", in, got, want)
+		}
+	}
+	if got := appendValue(t, map[string]any{"k\xff": 1}); got != "{\"k\ufffd\":1}" {
+		t.Errorf("invalid UTF-8 in a key: %q", got)
+	}
+	if got := appendValue(t, json.RawMessage("\"a\xffb\"")); got != "\"a\ufffdb\"" {
+		t.Errorf("invalid UTF-8 in a json.RawMessage: %q", got)
 	}
 	// Escapes that the fast path cannot take.
 	var s string
@@ -708,7 +724,7 @@ func TestNumbers(t *testing.T) {
 		{uint8(255), "255"},
 		{uint16(65535), "65535"},
 		{uint32(1 << 31), "2147483648"},
-		{uint64(math.MaxUint64), "18446744073709551615"},
+		{uint64(math.MaxInt64), "9223372036854775807"},
 		{uintptr(3), "3"},
 	}
 	for _, tt := range tests {
@@ -727,8 +743,74 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 	var u uint64
-	if err := vimjson.Unmarshal(wire.Raw(appendValue(t, uint64(math.MaxUint64))), &u); err != nil || u != math.MaxUint64 {
-		t.Errorf("MaxUint64: %d, %v", u, err)
+	if err := vimjson.Unmarshal(wire.Raw(appendValue(t, uint64(math.MaxInt64))), &u); err != nil || u != math.MaxInt64 {
+		t.Errorf("MaxInt64 as uint64: %d, %v", u, err)
+	}
+	// A Number holds at most math.MaxInt64: a larger unsigned value is an
+	// error that names it, wherever it is.
+	const msg = "18446744073709551615 does not fit in a Number (at most 9223372036854775807)"
+	type big struct{ N uint64 }
+	for _, v := range []any{uint64(math.MaxUint64), uint(math.MaxUint64), uintptr(math.MaxUint64),
+		[]uint64{1, math.MaxUint64}, map[string]any{"n": uint64(math.MaxUint64)}, big{math.MaxUint64}} {
+		_, err := vimjson.AppendValue(nil, v)
+		var ve *wire.ValueError
+		if !errors.As(err, &ve) || ve.Msg != msg {
+			t.Errorf("AppendValue(%#v): %v, want %q", v, err, msg)
+		}
+	}
+}
+
+// A value nested more than wire.MaxDepth deep is refused with an error
+// that names the limit and says which param holds it; reading one is an
+// error wrapping wire.ErrTooDeep.
+func TestDepth(t *testing.T) {
+	nest := func(n int) any {
+		var v any = 1
+		for i := 0; i < n; i++ {
+			v = []any{v}
+		}
+		return v
+	}
+	c := newCodec("")
+	if _, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(wire.MaxDepth)}); err != nil {
+		t.Fatalf("%d deep: %v", wire.MaxDepth, err)
+	}
+	_, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(wire.MaxDepth + 1)})
+	var ve *wire.ValueError
+	if !errors.As(err, &ve) || ve.Msg != "Lists and Dicts nested more than 10000 deep, more than Vigor sends" || len(ve.Path) == 0 || ve.Path[0] != 1 {
+		t.Fatalf("%d deep: %#v", wire.MaxDepth+1, err)
+	}
+	for _, v := range []any{[][]int{{1}}, map[string]any{"a": map[string]any{}}, struct{ A []string }{}} {
+		if _, err := vimjson.AppendValue(nil, v); err != nil {
+			t.Errorf("%#v: %v", v, err)
+		}
+	}
+	raw := []byte(strings.Repeat("[", wire.MaxDepth) + strings.Repeat("]", wire.MaxDepth))
+	var a any
+	if err := vimjson.Unmarshal(raw, &a); err != nil {
+		t.Fatalf("reading %d deep: %v", wire.MaxDepth, err)
+	}
+	raw = []byte(strings.Repeat("[", wire.MaxDepth+1) + strings.Repeat("]", wire.MaxDepth+1))
+	for _, v := range []any{&a, new([]any), new([][]any)} {
+		if err := vimjson.Unmarshal(raw, v); !errors.Is(err, wire.ErrTooDeep) {
+			t.Errorf("reading %d deep into %T: %v", wire.MaxDepth+1, v, err)
+		}
+	}
+}
+
+// A Fallible response is written as its Value, or as its Fallback when the
+// Value cannot be sent.
+func TestAppendResponseFallible(t *testing.T) {
+	c := newCodec("")
+	fallback := func(err error) any { return []any{nil, err.Error()} }
+	got, err := c.AppendResponse(nil, 3, wire.Fallible{Value: []any{"ok", nil}, Fallback: fallback})
+	if err != nil || string(got) != "[3,[\"ok\",null]]\n" {
+		t.Fatalf("ok: %q, %v", got, err)
+	}
+	got, err = c.AppendResponse([]byte("x"), 3, wire.Fallible{Value: []any{uint64(math.MaxUint64), nil}, Fallback: fallback})
+	want := "x[3,[null,\"18446744073709551615 does not fit in a Number (at most 9223372036854775807)\"]]\n"
+	if err != nil || string(got) != want {
+		t.Fatalf("fallback: %q, %v; want %q", got, err, want)
 	}
 }
 
