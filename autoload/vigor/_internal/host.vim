@@ -113,22 +113,15 @@ function! vigor#_internal#host#reply(token, res) abort
   let s:replies[a:token] = a:res
 endfunction
 
-" 1 when the request token has its answer, or will never get one: its
-" process has gone (the runtime marks the handle closed when it exits; on
-" Vim the channel may close first).
-function! vigor#_internal#host#answered(token, handle) abort
-  return has_key(s:replies, a:token) || has_key(a:handle, 'closed')
-        \ || (!has('nvim') && ch_status(a:handle.chan, {'part': 'out'}) !=# 'open')
+" The answers, for vigor#request(), which waits on them and takes its own.
+function! vigor#_internal#host#replies() abort
+  return s:replies
 endfunction
 
-" Takes the answer to the request token, or returns v:null and drops the
-" answer when it comes.
-function! vigor#_internal#host#take(token) abort
-  if has_key(s:replies, a:token)
-    return remove(s:replies, a:token)
-  endif
+" A request that will not take its answer (its wait ended): the answer is
+" dropped when it comes.
+function! vigor#_internal#host#abandon(token) abort
   let s:abandoned[a:token] = 1
-  return v:null
 endfunction
 
 " Marks a handle whose process has exited.
