@@ -425,47 +425,6 @@ func prune(pdir, keep string) {
 	}
 }
 
-// staleLock is the age after which a lock file is taken to be left over
-// from a build that died.
-const staleLock = 10 * time.Minute
-
-// lock takes a lock file (portable: O_EXCL), waiting while another process
-// holds it.
-func lock(ctx context.Context, path string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	for {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(path) }, nil
-		}
-		if !os.IsExist(err) {
-			return nil, err
-		}
-		if st, err := os.Stat(path); err == nil && time.Since(st.ModTime()) > staleLock {
-			os.Remove(path)
-			continue
-		}
-		// A builder that was killed (its editor quit mid-build) leaves its
-		// lock behind: take it over at once if its process is gone.
-		if data, err := os.ReadFile(path); err == nil {
-			var pid int
-			if _, err := fmt.Sscan(string(data), &pid); err == nil && pid > 0 && !processAlive(pid) {
-				os.Remove(path)
-				continue
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
