@@ -287,7 +287,7 @@ func findModule(dir string) (string, error) {
 }
 
 func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bin string) ([]string, error) {
-	if err := os.MkdirAll(pdir, 0o755); err != nil {
+	if err := os.MkdirAll(pdir, 0o700); err != nil {
 		return nil, err
 	}
 	work, err := os.MkdirTemp(pdir, "build-")
@@ -316,10 +316,10 @@ func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bi
 	if err != nil {
 		return lines, fmt.Errorf("build failed: %s", firstError(lines, err))
 	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
 		return lines, err
 	}
-	if err := os.WriteFile(bin+".go", []byte(goStamp(b.goPath)), 0o644); err != nil {
+	if err := os.WriteFile(bin+".go", []byte(goStamp(b.goPath)), 0o600); err != nil {
 		return lines, err
 	}
 	if err := os.Rename(partial, bin); err != nil {
@@ -336,7 +336,7 @@ func (b *builder) modfile(ctx context.Context, modRoot, sdk, work string) (strin
 		return "", nil, err
 	}
 	dst := filepath.Join(work, "go.mod")
-	if err := os.WriteFile(dst, src, 0o644); err != nil {
+	if err := os.WriteFile(dst, src, 0o600); err != nil {
 		return "", nil, err
 	}
 	var sums []byte
@@ -348,7 +348,7 @@ func (b *builder) modfile(ctx context.Context, modRoot, sdk, work string) (strin
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(work, "go.sum"), sums, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(work, "go.sum"), sums, 0o600); err != nil {
 		return "", nil, err
 	}
 	cmd := exec.CommandContext(ctx, b.goPath, "mod", "edit",
