@@ -110,6 +110,10 @@ type builder struct {
 	sdkKey  string
 	sdkErr  error
 	sdkOnce sync.Once
+
+	reqOnce   sync.Once
+	sdkReq    []requirement // the SDK checkout's requirements
+	sdkReqErr error
 }
 
 func (b *builder) goBinary() (string, error) {
@@ -197,7 +201,7 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 func (b *builder) key(dir, modRoot string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "vigor-build-1\x00%s\x00%s\x00", dir, modRoot)
-	for _, k := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOTOOLCHAIN", "GOEXPERIMENT", "GOAMD64", "GOARM64"} {
+	for _, k := range []string{"GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64"} {
 		fmt.Fprintf(h, "%s=%s\x00", k, os.Getenv(k))
 	}
 	sdk, err := b.sdkFingerprint()
@@ -298,23 +302,25 @@ func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bi
 	partial := filepath.Join(work, exeName(pl.Name))
 
 	sdk, _ := filepath.Abs(b.opts.SDK)
-	args := []string{"build", "-buildvcs=false", "-o", partial}
-	env := append(os.Environ(), "GOWORK=off")
+	// -mod=readonly: the module's requirements and sums are used as they
+	// are, whatever GOFLAGS says; an import they do not cover fails, as in
+	// a plain go build, instead of being looked up now.
+	args := []string{"build", "-buildvcs=false", "-mod=readonly", "-o", partial}
 	if !sameDir(modRoot, sdk) {
 		modfile, out, err := b.modfile(ctx, modRoot, sdk, work)
 		if err != nil {
 			return out, err
 		}
-		args = append(args, "-mod=mod", "-modfile="+modfile)
+		args = append(args, "-modfile="+modfile)
 	}
 	args = append(args, ".")
 	cmd := exec.CommandContext(ctx, b.goPath, args...)
 	cmd.Dir = dir
-	cmd.Env = env
+	cmd.Env = goEnv()
 	out, err := cmd.CombinedOutput()
 	lines := absolutize(dir, splitLines(out))
 	if err != nil {
-		return lines, fmt.Errorf("build failed: %s", firstError(lines, err))
+		return lines, fmt.Errorf("build failed: %s", explain(lines, modRoot, err))
 	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
 		return lines, err
@@ -326,41 +332,6 @@ func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bi
 		return lines, err
 	}
 	return lines, nil
-}
-
-// modfile writes a copy of the plugin's go.mod that uses the SDK checkout,
-// with a go.sum that has both modules' sums.
-func (b *builder) modfile(ctx context.Context, modRoot, sdk, work string) (string, []string, error) {
-	src, err := os.ReadFile(filepath.Join(modRoot, "go.mod"))
-	if err != nil {
-		return "", nil, err
-	}
-	dst := filepath.Join(work, "go.mod")
-	if err := os.WriteFile(dst, src, 0o600); err != nil {
-		return "", nil, err
-	}
-	var sums []byte
-	for _, f := range []string{filepath.Join(modRoot, "go.sum"), filepath.Join(sdk, "go.sum")} {
-		if s, err := os.ReadFile(f); err == nil {
-			sums = append(sums, s...)
-			if len(s) > 0 && s[len(s)-1] != '\n' {
-				sums = append(sums, '\n')
-			}
-		}
-	}
-	if err := os.WriteFile(filepath.Join(work, "go.sum"), sums, 0o600); err != nil {
-		return "", nil, err
-	}
-	cmd := exec.CommandContext(ctx, b.goPath, "mod", "edit",
-		"-require="+SDKModule+"@v0.0.0-00010101000000-000000000000",
-		"-replace="+SDKModule+"="+sdk, dst)
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		lines := splitLines(out)
-		return "", lines, fmt.Errorf("cannot prepare %s/go.mod: %s", modRoot, firstError(lines, err))
-	}
-	return dst, nil, nil
 }
 
 var relErr = regexp.MustCompile(`^(\./|\.\./)?[^\s:]+\.(go|s|c|mod):\d+`)

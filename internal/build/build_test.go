@@ -514,3 +514,131 @@ func TestBuildRejects(t *testing.T) {
 		}
 	}
 }
+
+// moduleRepo writes a plugin repository with the go.mod given.
+func moduleRepo(t *testing.T, name, goMod, mainGo string) (repo, dir string) {
+	t.Helper()
+	repo = t.TempDir()
+	writeFile(t, repo, "go.mod", goMod)
+	writeFile(t, repo, "vigor/"+name+"/main.go", mainGo)
+	return repo, filepath.Join(repo, "vigor", name)
+}
+
+// offline keeps the go command from the network, and asks it, as a user's
+// GOFLAGS may, to update go.mod as it pleases: the build must not.
+func offline(t *testing.T) {
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+}
+
+const absentMain = `package main
+
+import (
+	"context"
+
+	"example.com/absent/lib"
+	"github.com/vigorvim/vigor"
+)
+
+func main() {
+	lib.Use()
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error { return nil })
+}
+`
+
+// An import that no requirement of the plugin's go.mod provides fails the
+// build, as a plain go build does, and the error says what to run: the build
+// never looks the import up.
+func TestBuildMissingRequirement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	offline(t)
+	repo, dir := moduleRepo(t, "absent", "module example.com/absent-plugin\n\ngo 1.22\n\nrequire "+SDKModule+" v0.1.0\n", absentMain)
+	res, _ := buildOnce(t, Options{Cache: t.TempDir(), SDK: sdkRoot(t)}, Plugin{Name: "absent", Dir: dir})
+	if res.Err == nil {
+		t.Fatal("a plugin with an import missing from its go.mod built")
+	}
+	msg := res.Err.Error()
+	for _, want := range []string{
+		filepath.Join(dir, "main.go") + ":6:",
+		"example.com/absent/lib",
+		"run `go mod tidy` in " + repo,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q, want it to contain %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("error %q is more than one line", msg)
+	}
+	for _, l := range res.Output {
+		if strings.Contains(l, "finding module") || strings.Contains(l, "lookup disabled by GOPROXY") {
+			t.Errorf("the build looked the import up: %q", l)
+		}
+	}
+}
+
+// A requirement whose checksum go.sum lacks fails with what to run.
+func TestBuildIncompleteGoSum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	offline(t)
+	goMod := "module example.com/absent-plugin\n\ngo 1.22\n\nrequire (\n\texample.com/absent v1.0.0\n\t" + SDKModule + " v0.1.0\n)\n"
+	repo, dir := moduleRepo(t, "nosum", goMod, absentMain)
+	res, _ := buildOnce(t, Options{Cache: t.TempDir(), SDK: sdkRoot(t)}, Plugin{Name: "nosum", Dir: dir})
+	if res.Err == nil {
+		t.Fatal("a plugin whose go.sum lacks a requirement built")
+	}
+	msg := res.Err.Error()
+	for _, want := range []string{filepath.Join(repo, "go.sum"), "run `go mod tidy` in " + repo} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q, want it to contain %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "\n") {
+		t.Errorf("error %q is more than one line", msg)
+	}
+	for _, l := range res.Output {
+		if strings.Contains(l, "downloading") {
+			t.Errorf("the build downloaded: %q", l)
+		}
+	}
+}
+
+// A toolchain line in the plugin's go.mod does not make the build fetch
+// another Go: it builds with the one installed.
+func TestBuildToolchainLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	offline(t)
+	t.Setenv("GOTOOLCHAIN", "auto") // as a user may have it: Go may fetch a newer Go
+	_, dir := moduleRepo(t, "toolchain", "module example.com/toolchain\n\ngo 1.22\n\ntoolchain go1.99.0\n\nrequire "+SDKModule+" v0.1.0\n", tinyMain)
+	res, _ := buildOnce(t, Options{Cache: t.TempDir(), SDK: sdkRoot(t)}, Plugin{Name: "toolchain", Dir: dir})
+	if res.Err != nil {
+		t.Fatalf("build: %v\n%s", res.Err, strings.Join(res.Output, "\n"))
+	}
+}
+
+// A go line newer than the installed Go fails with what to do, and does
+// not fetch that Go.
+func TestBuildNewerGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	offline(t)
+	t.Setenv("GOTOOLCHAIN", "auto") // as a user may have it: Go may fetch a newer Go
+	repo, dir := moduleRepo(t, "newer", "module example.com/newer\n\ngo 1.99\n\nrequire "+SDKModule+" v0.1.0\n", tinyMain)
+	res, _ := buildOnce(t, Options{Cache: t.TempDir(), SDK: sdkRoot(t)}, Plugin{Name: "newer", Dir: dir})
+	if res.Err == nil {
+		t.Fatal("a plugin that needs Go 1.99 built")
+	}
+	msg := res.Err.Error()
+	for _, want := range []string{filepath.Join(repo, "go.mod"), "Go 1.99", "install"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q, want it to contain %q", msg, want)
+		}
+	}
+}
