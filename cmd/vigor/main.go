@@ -76,7 +76,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	jsonOut := fs.Bool("json", false, "print one JSON object per event (for the runtime)")
 	force := fs.Bool("force", false, "rebuild even when the cached binary is fresh")
 	goCmd := fs.String("go", "go", "the go command")
-	cache := fs.String("cache", defaultCache(), "the cache directory (the editors pass theirs)")
+	cache := fs.String("cache", "", "the cache directory (default: $XDG_CACHE_HOME/vigor or the user's cache directory; the editors pass theirs)")
 	sdk := fs.String("sdk", "", "the Vigor checkout that plugins build against (required)")
 	jobs := fs.Int("j", 0, "parallel builds (default: the number of CPUs)")
 	if err := fs.Parse(args); err != nil {
@@ -102,6 +102,14 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *sdk == "" {
 		fmt.Fprintln(stderr, "vigor build: -sdk is required: the path of the Vigor checkout")
 		return 2
+	}
+	if *cache == "" {
+		d, err := build.DefaultCache()
+		if err != nil {
+			fmt.Fprintf(stderr, "vigor build: %v\n", err)
+			return 2
+		}
+		*cache = d
 	}
 	enc := json.NewEncoder(stdout)
 	progress := func(e build.Event) {
@@ -130,14 +138,4 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	return 0
-}
-
-func defaultCache() string {
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "vigor")
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "vigor")
-	}
-	return filepath.Join(os.TempDir(), "vigor")
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -38,7 +39,7 @@ type Plugin struct {
 // Options configure a build.
 type Options struct {
 	Go    string // the go command; default "go"
-	Cache string // the cache directory (binaries go under Cache/plugins)
+	Cache string // the cache directory (binaries go under Cache/plugins); required
 	SDK   string // the Vigor checkout that plugins build against
 	Force bool   // rebuild even when the cached binary is fresh
 	Jobs  int    // parallel builds; default GOMAXPROCS
@@ -142,6 +143,9 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 	fail := func(err error, output []string) Result {
 		b.emit(Event{Plugin: pl.Name, Status: "failed", Error: err.Error(), Output: output})
 		return Result{Plugin: pl.Name, Err: err, Output: output}
+	}
+	if b.opts.Cache == "" {
+		return fail(errors.New("no cache directory given"), nil)
 	}
 	if !ValidName(pl.Name) {
 		return fail(fmt.Errorf("invalid plugin name %q: a name is letters, digits, - and _", pl.Name), nil)
