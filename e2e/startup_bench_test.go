@@ -20,7 +20,7 @@ import (
 //
 // go test -run '^$' -bench Startup -benchtime 20x ./e2e/
 func BenchmarkStartup(b *testing.B) {
-	cache := editortest.SharedCache()
+	cache := editortest.SharedCache(b)
 	// Warm the cache.
 	for _, kind := range editortest.Kinds {
 		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{hello()}})
@@ -79,7 +79,7 @@ func BenchmarkStartup10(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	cache := editortest.SharedCache()
+	cache := editortest.SharedCache(b)
 	root := editortest.Root()
 	for _, kind := range editortest.Kinds {
 		// Warm the cache.

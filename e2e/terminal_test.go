@@ -37,7 +37,7 @@ func startTerm(t *testing.T, kind string, repos ...string) *term {
 		rtps = append(rtps, strings.ReplaceAll(d, ",", `\,`))
 	}
 	script := fmt.Sprintf("set nocompatible\nlet g:vigor#cache_dir = '%s'\nset runtimepath^=%s\nruntime! plugin/vigor.vim\n",
-		editortest.SharedCache(), strings.Join(rtps, ","))
+		editortest.SharedCache(t), strings.Join(rtps, ","))
 	path := filepath.Join(dir, "init.vim")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)

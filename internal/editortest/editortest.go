@@ -75,24 +75,52 @@ func Root() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
 }
 
+// sharedCache is the test binary's cache directory, resolved once by
+// SharedCache: the directory, or why it cannot be used.
 var (
 	sharedOnce  sync.Once
 	sharedCache string
+	sharedErr   error
 )
 
 // SharedCache is one cache directory for every editor of this test binary,
-// so that plugins build once. It is removed when the process exits only if
-// the caller arranges it (TestMain); it lives under os.TempDir.
-func SharedCache() string {
+// so that plugins build once: $VIGOR_TEST_CACHE, else vigor-test in the
+// user's cache directory (os.UserCacheDir), else $TMPDIR/vigor-test-cache-
+// {uid}. It is made 0700 when missing, and used only when it is a directory
+// owned by the current user and not group or world writable: the editors
+// run what it holds. Otherwise the test fails, saying why.
+func SharedCache(t testing.TB) string {
+	t.Helper()
 	sharedOnce.Do(func() {
-		d := os.Getenv("VIGOR_TEST_CACHE")
-		if d == "" {
+		sharedCache, sharedErr = cacheDir(os.Getenv("VIGOR_TEST_CACHE"))
+	})
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return sharedCache
+}
+
+// cacheDir returns d, or the default cache directory when d is empty,
+// after making it (0700) if it is missing and checking that it is private.
+func cacheDir(d string) (string, error) {
+	if d == "" {
+		if base, err := os.UserCacheDir(); err == nil && filepath.IsAbs(base) {
+			d = filepath.Join(base, "vigor-test")
+		} else {
 			d = filepath.Join(os.TempDir(), fmt.Sprintf("vigor-test-cache-%d", os.Getuid()))
 		}
-		_ = os.MkdirAll(d, 0o755)
-		sharedCache = d
-	})
-	return sharedCache
+	}
+	d, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(d, 0o700); err != nil {
+		return "", fmt.Errorf("editortest: cannot make the test cache %s: %w (set $VIGOR_TEST_CACHE to a directory of your own)", d, err)
+	}
+	if err := private(d); err != nil {
+		return "", fmt.Errorf("editortest: the test cache %s %w: remove it, or set $VIGOR_TEST_CACHE to a directory of your own", d, err)
+	}
+	return d, nil
 }
 
 // Binary returns the path of the editor kind, or an error saying how to
@@ -155,7 +183,7 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 	}
 	cache := opts.Cache
 	if cache == "" {
-		cache = SharedCache()
+		cache = SharedCache(t)
 	}
 	dir := t.TempDir()
 	script := filepath.Join(dir, "harness.vim")
