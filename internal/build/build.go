@@ -5,7 +5,14 @@
 // Each plugin builds against the SDK in the Vigor checkout that the editor
 // loaded, never a downloaded one: for a plugin in its own module, the build
 // uses a copy of the plugin's go.mod (-modfile) that replaces the SDK's
-// module with that checkout. The plugin's go.mod and go.sum are not touched.
+// module with that checkout and requires the checkout's own requirements.
+// The plugin's go.mod and go.sum are not touched, and are used as they are
+// (-mod=readonly): the build looks no import up. It runs the Go that was
+// found (GOTOOLCHAIN=local), never one that a go.mod asks for.
+//
+// Builders of the same plugin, in any number of processes, take turns
+// through a lock file (lock), and the cache is the user's alone: what the
+// build creates there is 0700 or 0600.
 package build
 
 import (
