@@ -72,10 +72,10 @@ func TestConcurrentReentrancy(t *testing.T) {
 func TestDeepReentrancy(t *testing.T) {
 	each(t, hard(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vhard")
-		// The depths that :help vigor-reentrancy promises: 20 levels on Vim
+		// The depths that :help vigor-reentrancy promises: 16 levels on Vim
 		// (headless Vim uses the callback way, the deeper-costing one), 40
 		// on Neovim.
-		depth := map[string]int{"vim": 20, "nvim": 40}[ed.Kind]
+		depth := map[string]int{"vim": 16, "nvim": 40}[ed.Kind]
 		v, err := evalWithin(t, ed, 30*time.Second, fmt.Sprintf("vigor#request('vhard', 'deep', [%d])", depth))
 		if err != nil {
 			t.Fatalf("%s: deep %d: %v", ed.Kind, depth, err)

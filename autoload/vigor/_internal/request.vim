@@ -1,0 +1,161 @@
+" What vigor#request() needs besides its fast path, on both editors: the
+" checks of its arguments, the wait for a plugin that is loading, the
+" errors. (Its fast path is in autoload/vigor.vim, and on Vim in
+" autoload/vigor/_internal/request/vim.vim.)
+
+" The token of the last request, and the nesting of vigor#request()
+" calls; shared by both definitions of vigor#request().
+let s:state = {'token': 0, 'depth': 0}
+" From this nesting level on, each request checks the real function depth
+" against 'maxfuncdepth'.
+let s:DEPTH_CHECK = 8
+" Frames a request needs beyond its caller's: vigor#request() itself, the
+" runtime's function that runs a plugin's call, the called function and
+" what that calls.
+let s:DEPTH_RESERVE = 8
+
+function! vigor#_internal#request#state() abort
+  return s:state
+endfunction
+
+function! vigor#_internal#request#depth_check() abort
+  return s:DEPTH_CHECK
+endfunction
+
+" The plugin, loaded, for a request; waits while it loads. Throws if it
+" cannot be called, for arguments of the wrong type, and when the calls
+" nest too deep. Returns {} when Vigor is disabled.
+function! vigor#_internal#request#target(name, method, params) abort
+  let l:p = vigor#_internal#request#known(a:name, a:method)
+  call vigor#_internal#request#params(a:name, a:method, a:params)
+  if s:state.depth >= s:DEPTH_CHECK
+    call s:check_depth(a:name, a:method)
+  endif
+  if empty(l:p) || l:p.state ==# 'loaded'
+    return l:p
+  endif
+  let l:timeout = vigor#_internal#conf#get('request_timeout')
+  let l:r = vigor#_internal#wait#for(l:timeout,
+        \ {-> !vigor#_internal#plugin#is_coming(l:p)},
+        \ vigor#_internal#conf#get('wait_interval'))
+  if l:r == -1
+    throw printf('[vigor] %s.%s: the plugin was not ready within %d ms (it is still %s; g:vigor#request_timeout)',
+          \ a:name, a:method, l:timeout, l:p.state)
+  elseif l:r == -2
+    throw printf('[vigor] %s.%s: interrupted while waiting for the plugin to start', a:name, a:method)
+  endif
+  call s:check_state(l:p, a:method)
+  return l:p
+endfunction
+
+" The registry entry of a plugin that can take calls now or later. Throws
+" for invalid names, unknown, failed and unloaded plugins.
+" The registry entry of a plugin that can take calls now or later. Throws
+" for invalid names, unknown, failed and unloaded plugins.
+function! vigor#_internal#request#known(name, method) abort
+  call vigor#_internal#plugin#check_name(a:name)
+  if type(a:method) != v:t_string
+    throw printf('[vigor] %s: the method name must be a String, not %s',
+          \ a:name, vigor#_internal#value#article(a:method))
+  endif
+  if vigor#_internal#conf#get('disabled')
+    return {}
+  endif
+  let l:p = vigor#_internal#plugin#get(a:name)
+  if empty(l:p) && !vigor#plugin#discovered()
+    call vigor#plugin#discover()
+    let l:p = vigor#_internal#plugin#get(a:name)
+  endif
+  if empty(l:p)
+    throw printf('[vigor] %s.%s: there is no plugin %s (no vigor/%s/ directory on ''runtimepath'')',
+          \ a:name, a:method, a:name, a:name)
+  endif
+  if !vigor#_internal#plugin#is_coming(l:p)
+    call s:check_state(l:p, a:method)
+  endif
+  return l:p
+endfunction
+
+function! vigor#_internal#request#params(name, method, params) abort
+  if type(a:params) != v:t_list
+    throw printf('[vigor] %s.%s: the arguments must be a List, not %s',
+          \ a:name, a:method, vigor#_internal#value#article(a:params))
+  endif
+endfunction
+
+" Throws if params hold a value that cannot reach a plugin, naming where.
+function! vigor#_internal#request#sendable(name, method, params) abort
+  if !vigor#_internal#value#maybe_unsendable(a:params)
+    return
+  endif
+  let l:bad = vigor#_internal#value#unsendable(a:params)
+  if !empty(l:bad)
+    throw printf('[vigor] %s.%s: argument %s is %s, which cannot be sent to a plugin',
+          \ a:name, a:method, l:bad[0], l:bad[1])
+  endif
+endfunction
+
+" Each level of nested requests uses a few function frames; past
+" 'maxfuncdepth' Vim can no longer run the plugin's calls, and both sides
+" would wait for ever. Refuse before that.
+function! s:check_depth(name, method) abort
+  let l:stack = expand('<stack>')
+  " Vim counts more than the frames: a level through its channel callback
+  " (api#vim#on_call, a def function that calls a legacy one) costs two
+  " more, and one through the legacy call wrapper one more.
+  let l:frames = len(split(l:stack, '\.\.'))
+  if !has('nvim')
+    let l:frames += 2 * count(l:stack, '#api#vim#on_call[') + count(l:stack, '#api#vim#call[')
+  endif
+  if l:frames + s:DEPTH_RESERVE > &maxfuncdepth
+    throw printf('[vigor] %s.%s: requests nested %d deep use %d of the %d function calls that ''maxfuncdepth'' allows; stop the recursion or raise ''maxfuncdepth''',
+          \ a:name, a:method, s:state.depth + 1, l:frames, &maxfuncdepth)
+  endif
+endfunction
+
+function! s:check_state(p, method) abort
+  if a:p.state ==# 'loaded'
+    return
+  elseif a:p.state ==# 'failed'
+    throw printf('[vigor] %s.%s: the plugin failed to load: %s', a:p.name, a:method, a:p.error)
+  elseif a:p.state ==# 'unloading'
+    throw printf('[vigor] %s.%s: the plugin is being unloaded', a:p.name, a:method)
+  else
+    throw printf('[vigor] %s.%s: the plugin is not loaded (it was unloaded); load it with vigor#plugin#load() or vigor#plugin#reload()',
+          \ a:p.name, a:method)
+  endif
+endfunction
+
+" The error of a request that has no good answer: an answer with an error
+" or of the wrong shape (res), or a wait that ended without one (stopped:
+" CTRL-C; else the process went away).
+function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) abort
+  if !a:0
+    call vigor#_internal#host#abandon(a:token)
+    if a:stopped
+      call vigor#_internal#host#notify(a:handle, '$interrupt', ['CTRL-C stopped vigor#request()'])
+      throw printf('[vigor] %s.%s: interrupted (CTRL-C); the handler''s context is cancelled', a:p.name, a:method)
+    endif
+    throw printf('[vigor] %s.%s: the plugin process exited during the call (it crashed or was stopped); see :messages and %s',
+          \ a:p.name, a:method, a:p.log)
+  endif
+  let l:res = a:1
+  if type(l:res) != v:t_list || len(l:res) != 2
+    throw printf('[vigor] %s.%s: unexpected reply %s', a:p.name, a:method, string(l:res)[: 100])
+  endif
+  throw printf('[vigor] %s.%s: %s', a:p.name, a:method, l:res[1])
+endfunction
+
+" The plugin's channel was gone when the request was to be sent, so the
+" plugin never saw it: wait for the process to be restarted (as for a
+" plugin that is loading), then send it again.
+function! vigor#_internal#request#resend(p, method, params) abort
+  let l:instance = a:p.instance
+  call vigor#_internal#wait#for(vigor#_internal#conf#get('request_timeout'),
+        \ {-> a:p.instance != l:instance || a:p.state !=# 'loaded'},
+        \ vigor#_internal#conf#get('wait_interval'))
+  if a:p.instance == l:instance && a:p.state ==# 'loaded'
+    throw printf('[vigor] %s.%s: the plugin process closed its channel but did not exit (see %s)', a:p.name, a:method, a:p.log)
+  endif
+  return vigor#request(a:p.name, a:method, a:params)
+endfunction

@@ -1,0 +1,72 @@
+" Vim only: autoload/vigor.vim sources this file on Vim, and Neovim never
+" does. vigor#request() as a def function: in legacy script each line of
+" it costs microseconds. (Vim wants a def function named vigor#... in a
+" file named autoload/vigor.vim, hence the path.)
+
+let s:plugins = vigor#_internal#plugin#all()
+let s:none = {'state': ''}
+let s:state = vigor#_internal#request#state()
+let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
+let s:replies = vigor#_internal#host#replies()
+" How long the wait blocks in ch_read() at a time, in ms: the longest that
+" CTRL-C and timers wait while a request runs.
+let s:TICK = 20
+" A ch_read() id that no message has.
+let s:NO_ID = 0x7fffffff
+
+" The plugin answers with a command that stores the answer (host#reply),
+" then the wake-up [token, 0], which ends ch_read() at once if it is
+" waiting; the command is then still queued, and the second ch_read() runs
+" it (no message has that id: it only runs what is queued). Between reads,
+" :sleep runs timers and sees CTRL-C.
+def vigor#request(name: any, method: any, params: any): any
+  var p: dict<any> = get(s:plugins, name, s:none)
+  if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
+      || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
+    p = vigor#_internal#request#target(name, method, params)
+    if empty(p)
+      return 0
+    endif
+  endif
+  var h: dict<any> = p.handle
+  s:state.token += 1
+  var token: number = s:state.token
+  var msg: string
+  try
+    msg = json_encode([token, [method, params]]) .. "\n"
+  catch
+    vigor#_internal#request#sendable(name, method, params)
+    throw printf('[vigor] %s.%s: the arguments cannot be sent to the plugin: %s', name, method, v:exception)
+  endtry
+  try
+    ch_sendraw(h.chan, msg)
+  catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+    return vigor#_internal#request#resend(p, method, params)
+  endtry
+  s:state.depth += 1
+  var stopped = false
+  try
+    while true
+      if type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
+        ch_read(h.chan, {'id': s:NO_ID, 'timeout': 0})
+      endif
+      if has_key(s:replies, token) || has_key(h, 'closed')
+          || ch_status(h.chan, {'part': 'out'}) != 'open'
+        break
+      endif
+      sleep 1m
+    endwhile
+  catch /^Vim:Interrupt$/
+    stopped = true
+  finally
+    s:state.depth -= 1
+  endtry
+  if has_key(s:replies, token)
+    var res: any = remove(s:replies, token)
+    if type(res) == v:t_list && len(res) == 2 && type(res[1]) == v:t_none
+      return res[0]
+    endif
+    return vigor#_internal#request#fail(p, method, token, h, stopped, res)
+  endif
+  return vigor#_internal#request#fail(p, method, token, h, stopped)
+enddef
