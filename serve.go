@@ -33,14 +33,16 @@ import (
 // ignore their ctx are left behind by the exit, so nothing outlives the
 // editor by more than the budget.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
-	// Stdin stays a blocking file: the session reads it with blocking
-	// system calls, which wake faster than the runtime poller
+	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
+	// to stderr, which the runtime copies to the plugin's log. The input
+	// stays a blocking file: the session reads it with blocking system
+	// calls, which wake faster than the runtime poller
 	// (internal/rpc/direct_linux.go).
-	in := os.Stdin
-	out := channelOut(host.PollWrites(os.Getenv(protocol.EnvHost)))
+	in, out := channelFiles(host.PollWrites(os.Getenv(protocol.EnvHost)))
 	// Stray prints must not corrupt the channel: fmt.Println and friends
-	// go to stderr, which the runtime copies to the plugin's log. The old
-	// os.Stdout must stay reachable, or its finalizer closes fd 1.
+	// go to stderr, also where fd 1 is still the channel. The old
+	// os.Stdout must stay reachable, or its finalizer closes fd 1, and a
+	// file opened later could take its place.
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	// The editor owns the plugin's lifetime. Ctrl-C in the editor's

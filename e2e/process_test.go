@@ -134,3 +134,47 @@ func TestNoOrphanWhileHandlerRuns(t *testing.T) {
 		}
 	})
 }
+
+// Bytes written to fd 1 behind the SDK's back (a raw write, C code, a
+// child that inherits stdout) go to the plugin's log, not into the
+// channel: the request that wrote them returns its value, on both
+// editors. A child inherits no descriptor of the channel.
+func TestStrayOutputOnFd1(t *testing.T) {
+	each(t, h6(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "h6proc")
+		tag := fmt.Sprintf("%s-%d", ed.Kind, time.Now().UnixNano())
+		for i := range 3 {
+			v, err := evalWithin(t, ed, 15*time.Second, "vigor#request('h6proc', 'stray', ['"+tag+"'])")
+			if err != nil {
+				t.Fatalf("%s: stray (round %d): %v", ed.Kind, i, err)
+			}
+			mustEqual(t, ed, "the answer", v, "answered "+tag)
+		}
+		mustEqual(t, ed, "status", ed.MustEval(t, "vigor#plugin#status('h6proc')"), "loaded")
+		logf := filepath.Join(ed.Cache, "log", "h6proc.log")
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			b, _ := os.ReadFile(logf)
+			if strings.Contains(string(b), "raw "+tag) && strings.Contains(string(b), "child "+tag) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %q and %q are not in %s within 10s", ed.Kind, "raw "+tag, "child "+tag, logf)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		var fds struct {
+			Leaked string   `json:"leaked" msgpack:"leaked"`
+			Std    []string `json:"std" msgpack:"std"`
+		}
+		if err := ed.EvalInto("vigor#request('h6proc', 'fds', [])", &fds); err != nil {
+			t.Fatal(err)
+		}
+		if fds.Leaked != "" {
+			t.Errorf("%s: descriptors that a child inherits: %s", ed.Kind, fds.Leaked)
+		}
+		if len(fds.Std) != 3 || fds.Std[0] != "/dev/null" || fds.Std[1] != fds.Std[2] {
+			t.Errorf("%s: fds 0, 1, 2 are %q; want /dev/null, then stderr twice", ed.Kind, fds.Std)
+		}
+	})
+}

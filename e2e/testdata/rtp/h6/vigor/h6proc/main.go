@@ -39,10 +39,11 @@ func main() {
 			}
 			<-never
 		})
-		// stray writes tag to fd 1 itself and through a child that
+		// stray writes tag to fd 1 itself (with no newline, so that it
+		// runs into what comes next) and through a child that
 		// inherits fds 0, 1 and 2, then answers.
 		p.Handle("stray", func(tag string) (string, error) {
-			if _, err := syscall.Write(1, []byte("raw "+tag+"\n")); err != nil {
+			if _, err := syscall.Write(1, []byte("raw "+tag+" ")); err != nil {
 				return "", fmt.Errorf("write to fd 1: %w", err)
 			}
 			if err := child("echo child " + tag); err != nil {
@@ -51,25 +52,40 @@ func main() {
 			return "answered " + tag, nil
 		})
 		// fds describes what a child inherits: fds 0, 1 and 2 as the
-		// child sees them, and every other descriptor of the plugin that
-		// is not close-on-exec.
+		// child sees them, and the descriptors that it would inherit (not
+		// close-on-exec) of the pipes and sockets that the plugin holds
+		// close-on-exec: the channel's, for one.
 		p.Handle("fds", func() (map[string]any, error) {
 			ents, err := os.ReadDir("/proc/self/fd")
 			if err != nil {
 				return nil, err
 			}
-			var leaked []string
+			private := map[string]bool{}
+			inherited := map[string][]string{}
 			for _, e := range ents {
 				fd, err := strconv.Atoi(e.Name())
-				if err != nil || fd <= 2 {
+				if err != nil {
+					continue
+				}
+				target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name()))
+				if err != nil || !strings.HasPrefix(target, "pipe:") && !strings.HasPrefix(target, "socket:") {
 					continue
 				}
 				flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFD, 0)
-				if errno != 0 || flags&syscall.FD_CLOEXEC != 0 {
+				if errno != 0 {
 					continue
 				}
-				target, _ := os.Readlink(filepath.Join("/proc/self/fd", e.Name()))
-				leaked = append(leaked, e.Name()+" "+target)
+				if flags&syscall.FD_CLOEXEC != 0 {
+					private[target] = true
+				} else {
+					inherited[target] = append(inherited[target], e.Name())
+				}
+			}
+			var leaked []string
+			for target, fds := range inherited {
+				if private[target] {
+					leaked = append(leaked, strings.Join(fds, " ")+": "+target)
+				}
 			}
 			std := make([]string, 3)
 			for fd := range std {
