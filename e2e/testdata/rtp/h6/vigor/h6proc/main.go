@@ -21,6 +21,7 @@ func main() {
 		var hang atomic.Bool
 		never := make(chan struct{})
 		p.Handle("pid", func() int { return os.Getpid() })
+		p.Handle("echo", func(s string) string { return s })
 		p.Handle("hang_hook", func() { hang.Store(true) })
 		p.OnUnload(func(ctx context.Context) error {
 			if hang.Load() {
