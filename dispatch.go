@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -36,6 +37,14 @@ func (p *Plugin) interrupt(reason string) {
 }
 
 func (p *Plugin) preempt(m *wire.Message) bool {
+	if m.Method == protocol.MethodUnload {
+		// The budget starts now, as the runtime's kill timer does, even
+		// if the unload waits behind a notification handler that never
+		// returns: the process exits when it ends (awaitEnd). The unload
+		// itself runs in its turn.
+		p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
+		return false
+	}
 	if m.Method != protocol.MethodInterrupt {
 		return false
 	}

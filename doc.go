@@ -74,8 +74,12 @@
 //
 // # Output and logs
 //
-// The protocol owns stdout: Main sends os.Stdout to stderr, which the
-// runtime copies to the plugin's log, where Logger writes too: log/<name>.log
-// in Vigor's cache (~/.cache/vigor on Vim, stdpath('cache')/vigor on
-// Neovim).
+// The editor starts the plugin with the channel on stdin and stdout. Main
+// moves the channel to close-on-exec descriptors of its own and points
+// fd 1 at stderr and fd 0 at /dev/null (on Unix), so that output to
+// stdout by any means (fmt.Println, C code, a raw write to fd 1, a child
+// process that inherits it) goes to stderr and cannot disturb the
+// channel. The runtime copies stderr to the plugin's log, where Logger
+// writes too: log/<name>.log in Vigor's cache (~/.cache/vigor on Vim,
+// stdpath('cache')/vigor on Neovim).
 package vigor

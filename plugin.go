@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/rpc"
@@ -64,6 +65,13 @@ type Plugin struct {
 
 	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once
+
+	// exitAt is when the process exits, whatever still runs: zero until an
+	// unload begins (or $unload is read), then its budget's end, only ever
+	// brought forward. exitMoved is closed, and replaced, each time exitAt
+	// changes (both under mu; see exitBy and awaitEnd).
+	exitAt    time.Time
+	exitMoved chan struct{}
 }
 
 // Name returns the plugin's name (its directory under vigor/).
@@ -90,6 +98,11 @@ func (p *Plugin) Context() context.Context { return p.ctx }
 // (g:vigor#unload_timeout, 3 s by default) runs out; a hook that has not
 // returned soon after is left behind, as the process exits. An error it
 // returns, or a hook left behind, fires VigorPluginUnloadFail.
+//
+// The hooks run, within the default budget, when the editor goes away
+// too (it closes the channel or sends SIGTERM). Whatever runs them, the
+// process exits when the budget ends, even if a hook or a handler never
+// returns.
 func (p *Plugin) OnUnload(fn func(ctx context.Context) error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -25,16 +25,24 @@ import (
 // the load fails and the user sees that error.
 //
 // Main returns only by exiting the process: when the plugin is unloaded, or
-// when the editor goes away.
+// when the editor goes away (it closes the channel, or sends SIGTERM as
+// Vim does when it quits). Either way the unload keeps to its budget
+// (g:vigor#unload_timeout; protocol.UnloadBudget when the editor goes
+// away): the process exits when its unload is done or when the budget
+// ends, whatever still runs then. Handlers, unload hooks and a setup that
+// ignore their ctx are left behind by the exit, so nothing outlives the
+// editor by more than the budget.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
-	// Stdin stays a blocking file: the session reads it with blocking
-	// system calls, which wake faster than the runtime poller
+	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
+	// to stderr, which the runtime copies to the plugin's log. The input
+	// stays a blocking file: the session reads it with blocking system
+	// calls, which wake faster than the runtime poller
 	// (internal/rpc/direct_linux.go).
-	in := os.Stdin
-	out := channelOut(host.PollWrites(os.Getenv(protocol.EnvHost)))
+	in, out := channelFiles(host.PollWrites(os.Getenv(protocol.EnvHost)))
 	// Stray prints must not corrupt the channel: fmt.Println and friends
-	// go to stderr, which the runtime copies to the plugin's log. The old
-	// os.Stdout must stay reachable, or its finalizer closes fd 1.
+	// go to stderr, also where fd 1 is still the channel. The old
+	// os.Stdout must stay reachable, or its finalizer closes fd 1, and a
+	// file opened later could take its place.
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	// The editor owns the plugin's lifetime. Ctrl-C in the editor's
@@ -85,6 +93,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
 		quit:      make(chan struct{}),
+		exitMoved: make(chan struct{}),
 	}
 	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
 	if path := getenv(EnvCPUProfile); path != "" {
@@ -96,19 +105,24 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
 	input, _ := in.(*os.File)
+	release := time.AfterFunc(time.Hour, p.releaseMemory)
+	release.Stop()
 	p.sess = rpc.New(codec, out, rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
 		Bind:       p.bind,
 		BadMessage: p.badMessage,
 		Input:      input,
+		Large:      func() { release.Reset(releaseDelay) },
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.sess.Run(p.ctx) }()
-	// Run waits for the handlers it started before it returns, so they
-	// must see the editor go away: end every context when the session ends.
+	// The session's goroutine is the plugin's: it ends with the channel,
+	// after the handlers it started, or is left behind by the exit (a
+	// handler that ignores its ctx never returns).
+	go func() { _ = p.sess.Run(p.ctx) }()
+	// Handlers must see the editor go away: end every context when the
+	// session ends.
 	go func() {
 		select {
 		case <-p.sess.Done():
@@ -117,40 +131,113 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		p.cancel(ErrUnloaded)
 	}()
 
-	if err := p.setup(setup); err != nil {
-		p.log.Error("load failed", "err", err)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_, _ = p.ed.Call(ctx, protocol.FuncFailed, []any{p.name, p.instance, err.Error()})
-		cancel()
-		return 1
-	}
-	p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "sdk", SDKVersion,
-		"protocol", protocol.Version, "runtime_protocol", getenv(protocol.EnvProtocol))
-	info := map[string]any{
-		"protocol": protocol.Version,
-		"sdk":      SDKVersion,
-		"pid":      os.Getpid(),
-		"methods":  p.methodNames(),
-		"log":      p.logPath,
-	}
-	_ = p.ed.Notify(p.ctx, protocol.FuncReady, []any{p.name, p.instance, info})
-
+	// Setup runs on a goroutine of its own, so that the editor's going
+	// away ends a plugin whose setup does not return.
+	setupErr := make(chan error, 1)
+	go func() { setupErr <- p.setup(setup) }()
 	select {
-	case err := <-runErr:
-		// The editor closed the channel: clean up and go.
-		p.log.Info("channel closed", "err", err)
-		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
-		return 0
+	case err := <-setupErr:
+		if err != nil {
+			p.log.Error("load failed", "err", err)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, _ = p.ed.Call(ctx, protocol.FuncFailed, []any{p.name, p.instance, err.Error()})
+			cancel()
+			return 1
+		}
+		p.log.Info("loaded", "host", p.meta.Host, "version", p.meta.Version, "sdk", SDKVersion,
+			"protocol", protocol.Version, "runtime_protocol", getenv(protocol.EnvProtocol))
+		info := map[string]any{
+			"protocol": protocol.Version,
+			"sdk":      SDKVersion,
+			"pid":      os.Getpid(),
+			"methods":  p.methodNames(),
+			"log":      p.logPath,
+		}
+		_ = p.ed.Notify(p.ctx, protocol.FuncReady, []any{p.name, p.instance, info})
+	case <-p.sess.Done():
 	case <-ctx.Done():
-		// SIGTERM: the editor is quitting.
-		p.log.Info("terminated")
-		p.unload(context.Background(), false, protocol.UnloadBudget*time.Millisecond)
-		return 0
-	case <-p.quit:
-		// unload has waited for the request_async handlers as long as
-		// its budget let it.
-		return 0
 	}
+	return p.awaitEnd(ctx)
+}
+
+// awaitEnd waits for the end of the plugin and returns the exit code. The
+// end of the channel and SIGTERM (ctx) start an unload with the default
+// budget; $unload starts one with its own. Whichever comes first sets
+// the time of the exit (exitBy), and a later one can only bring it
+// forward: awaitEnd returns when the unload is done, or at that time
+// whatever still runs (handlers and hooks that ignore their ctx, a report
+// that the editor does not read), so that nothing keeps the process
+// after its budget.
+func (p *Plugin) awaitEnd(ctx context.Context) int {
+	closed, term := p.sess.Done(), ctx.Done()
+	for {
+		p.mu.Lock()
+		at, moved := p.exitAt, p.exitMoved
+		p.mu.Unlock()
+		var expired <-chan time.Time
+		if !at.IsZero() {
+			// (At most one budget long: it fires once and is dropped.)
+			expired = time.After(time.Until(at))
+		}
+		select {
+		case <-closed:
+			closed = nil
+			p.log.Info("channel closed", "err", p.sess.Err())
+			p.endNow()
+		case <-term:
+			term = nil
+			p.log.Info("terminated")
+			p.endNow()
+		case <-moved:
+		case <-p.quit:
+			return 0
+		case <-expired:
+			p.log.Error("the unload did not end within its budget; exiting without it")
+			return 0
+		}
+	}
+}
+
+// endNow ends the plugin because the editor has gone or is quitting: it
+// brings the exit forward to the default budget from now and starts the
+// unload, unless one is under way. The unload's goroutine belongs to
+// awaitEnd, which returns, and so exits, when the budget ends, whether or
+// not the unload has.
+func (p *Plugin) endNow() {
+	budget := protocol.UnloadBudget * time.Millisecond
+	p.exitBy(time.Now().Add(budget))
+	go p.unload(context.Background(), false, budget)
+}
+
+// exitBy sets the time by which the process exits, if it is earlier than
+// the one set, and tells awaitEnd.
+func (p *Plugin) exitBy(at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.exitAt.IsZero() && !at.Before(p.exitAt) {
+		return
+	}
+	p.exitAt = at
+	close(p.exitMoved)
+	p.exitMoved = make(chan struct{})
+}
+
+// releaseDelay is how long after the last large message
+// (rpc.LargeMessage) the plugin gives its memory back (releaseMemory).
+const releaseDelay = 200 * time.Millisecond
+
+// releaseMemory collects the garbage of large messages and returns the
+// freed memory to the system. Without it, a plugin that echoed a 100 MiB
+// String kept 500-540 MiB of RSS: Go collects when the heap grows, or
+// every two minutes, and an idle plugin allocates nothing; and it returns
+// freed memory to the system only slowly. It runs on the goroutine of a
+// time.AfterFunc timer, releaseDelay after the last large message, and
+// costs a GC of the live heap (BENCHMARKS.md, "Memory after a large
+// message").
+func (p *Plugin) releaseMemory() {
+	start := time.Now()
+	debug.FreeOSMemory()
+	p.log.Debug("gave the memory of large messages back", "took", time.Since(start))
 }
 
 func (p *Plugin) setup(setup func(ctx context.Context, p *Plugin) error) (err error) {

@@ -4,5 +4,6 @@ package vigor
 
 import "os"
 
-// channelOut returns the file that the session writes the channel to.
-func channelOut(poll bool) *os.File { return os.Stdout }
+// channelFiles returns the files that the session reads and writes the
+// channel through: stdin and stdout.
+func channelFiles(poll bool) (in, out *os.File) { return os.Stdin, os.Stdout }

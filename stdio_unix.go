@@ -7,30 +7,68 @@ import (
 	"syscall"
 )
 
-// channelOut returns the file that the session writes the channel to. If
-// poll is set (host.PollWrites), it is non-blocking and served by Go's
-// runtime poller; otherwise it stays a plain blocking file, unknown to the
-// poller. Stdin stays blocking (internal/rpc/direct_linux.go). The
-// descriptors belong to this process alone, so the flag changes nothing
-// for the editor.
+// channelFiles returns the files that the session reads and writes the
+// channel through, and takes fds 0 and 1 away from the channel: fd 0 then
+// reads /dev/null, and fd 1 writes to stderr (the plugin's log). So
+// nothing written to fd 1 behind the SDK's back (C code, a raw write, a
+// child process that inherits stdout) reaches the channel, where it would
+// break the editor's reading of a reply, and no child can read the
+// editor's messages from fd 0 or, on Neovim, whose channel is one socket
+// on fds 0 and 1, write into it. The channel's own descriptors are
+// close-on-exec: no child inherits them.
 //
-// The file is a duplicate of fd 1: a write to fd 1 or 2 after the editor
-// has gone (a broken pipe) kills a Go program with SIGPIPE, before the
-// plugin's unload hooks run; on another descriptor it fails with EPIPE,
-// which ends the session like the end of its input.
-func channelOut(poll bool) *os.File {
-	// Main calls this before the plugin's code runs, so no exec can
-	// inherit the descriptor between Dup and CloseOnExec.
-	fd, err := syscall.Dup(1)
+// If poll is set (host.PollWrites), the output is non-blocking and served
+// by Go's runtime poller; otherwise it stays a plain blocking file,
+// unknown to the poller. The input stays blocking
+// (internal/rpc/direct_linux.go). The descriptors belong to this process
+// alone, so the flag changes nothing for the editor.
+//
+// The channel being on descriptors other than 1 and 2 matters for the
+// editor's going away too: a write to fd 1 or 2 after the editor has gone
+// (a broken pipe) kills a Go program with SIGPIPE, before the plugin's
+// unload hooks run; on another descriptor it fails with EPIPE, which ends
+// the session like the end of its input. Fds 1 and 2 both being stderr
+// now, a stray write after the editor has gone still raises SIGPIPE.
+//
+// If a descriptor cannot be moved, the channel stays on fds 0 and 1.
+func channelFiles(poll bool) (in, out *os.File) {
+	// Main calls this before the plugin's code runs, and F_DUPFD_CLOEXEC
+	// sets close-on-exec atomically, so no exec can inherit the channel.
+	outFd, err := dupCloexec(1)
 	if err != nil {
-		return os.Stdout
+		return os.Stdin, os.Stdout
 	}
-	syscall.CloseOnExec(fd)
+	inFd, err := dupCloexec(0)
+	if err != nil {
+		syscall.Close(outFd)
+		return os.Stdin, os.Stdout
+	}
 	if poll {
-		if err := syscall.SetNonblock(fd, true); err != nil {
-			syscall.Close(fd)
-			return os.Stdout
+		if err := syscall.SetNonblock(outFd, true); err != nil {
+			syscall.Close(outFd)
+			syscall.Close(inFd)
+			return os.Stdin, os.Stdout
 		}
 	}
-	return os.NewFile(uintptr(fd), "vigor-channel-out")
+	if err := dupTo(2, 1); err != nil {
+		syscall.Close(outFd)
+		syscall.Close(inFd)
+		return os.Stdin, os.Stdout
+	}
+	// Fd 0 reads /dev/null; if it cannot, it stays the channel's input,
+	// which only a child that reads stdin would notice.
+	if null, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err == nil {
+		_ = dupTo(null, 0)
+		syscall.Close(null)
+	}
+	return os.NewFile(uintptr(inFd), "vigor-channel-in"), os.NewFile(uintptr(outFd), "vigor-channel-out")
+}
+
+// dupCloexec duplicates fd onto a new close-on-exec descriptor.
+func dupCloexec(fd int) (int, error) {
+	r, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(r), nil
 }

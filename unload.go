@@ -54,9 +54,12 @@ func (p *Plugin) unloadBudget(params []wire.Raw) time.Duration {
 // contexts, waits for the running request_async handlers to answer, runs
 // the unload hooks and, if report is set, tells the editor how they went.
 // What has not returned when its part of the budget ends is left behind:
-// the process exits next.
+// the process exits next, and at the budget's end in any case (awaitEnd).
 func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) {
 	plan := newUnloadPlan(time.Now(), budget)
+	// The process exits at the budget's end whatever this unload is doing
+	// then (awaitEnd); an unload already under way keeps its own plan.
+	p.exitBy(plan.deadline)
 	p.mu.Lock()
 	if p.unloaded {
 		p.mu.Unlock()

@@ -62,7 +62,15 @@ type Options struct {
 	// session puts it in blocking mode, and a caller reads its own reply
 	// with a blocking read (direct_linux.go).
 	Input *os.File
+	// Large, if set, is called after a message of LargeMessage bytes or
+	// more has been read or written, on the goroutine that did it. It
+	// must not block. The owner uses it to give the memory of such a
+	// message back to the system once it is garbage.
+	Large func()
 }
+
+// LargeMessage is the size from which a message is large (Options.Large).
+const LargeMessage = 16 << 20
 
 // RemoteError is the error value of a response (wire.Message.Error), as
 // the peer sent it. What the value holds depends on the peer: the adapter
@@ -259,7 +267,7 @@ func (s *Session) Run(ctx context.Context) error {
 			}
 		}
 		m := new(wire.Message)
-		err = s.codec.ReadMessage(m)
+		err = s.read(m)
 		var ch chan response
 		if err == nil && m.Kind == wire.Response {
 			// Taken before the baton goes: a caller that gets the baton
@@ -423,6 +431,22 @@ func (s *Session) resumeRun() {
 	}
 }
 
+// read reads the next message into m and tells Options.Large about a
+// large one.
+func (s *Session) read(m *wire.Message) error {
+	err := s.codec.ReadMessage(m)
+	if s.opts.Large != nil && err == nil {
+		n := len(m.Result) + len(m.Error)
+		for _, p := range m.Params {
+			n += len(p)
+		}
+		if n >= LargeMessage {
+			s.opts.Large()
+		}
+	}
+	return err
+}
+
 // dispatch handles one message read from the peer.
 func (s *Session) dispatch(m *wire.Message) {
 	switch m.Kind {
@@ -493,6 +517,9 @@ func (s *Session) worker(j job) {
 		res := s.opts.Handler.Request(j.ctx, j.m)
 		_ = s.Respond(j.m.ID, res)
 		s.resumeRun()
+		// An idle worker keeps nothing of the request it answered (a
+		// large one's params would stay in memory).
+		j = job{}
 		s.pmu.Lock()
 		if len(s.idle) >= maxIdleWorkers {
 			s.pmu.Unlock()
@@ -737,7 +764,7 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 			continue
 		}
 		m := new(wire.Message)
-		if rerr := s.codec.ReadMessage(m); rerr != nil {
+		if rerr := s.read(m); rerr != nil {
 			if errors.Is(rerr, wire.ErrMalformed) {
 				s.bad(m, rerr)
 				continue
@@ -761,7 +788,7 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 func (s *Session) drain() {
 	for s.codec.(buffered).Buffered() > 0 {
 		m := new(wire.Message)
-		if err := s.codec.ReadMessage(m); err != nil {
+		if err := s.read(m); err != nil {
 			if errors.Is(err, wire.ErrMalformed) {
 				s.bad(m, err)
 				continue
@@ -807,6 +834,9 @@ func (s *Session) write(appendFn func([]byte) ([]byte, error)) error {
 		return err
 	}
 	_, err = s.w.Write(b)
+	if len(b) >= LargeMessage && s.opts.Large != nil {
+		s.opts.Large()
+	}
 	s.keep(b)
 	if err != nil {
 		return fmt.Errorf("%w: write: %w", ErrClosed, err)

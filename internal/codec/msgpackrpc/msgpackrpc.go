@@ -85,6 +85,10 @@ var _ wire.Codec = (*Codec)(nil)
 // sliceWriter lets the encoder append to a caller's slice.
 type sliceWriter struct{ b []byte }
 
+// drop lets the slice go once the caller has it: the codec keeps no
+// buffer between messages (after a large one it would stay in memory).
+func (w *sliceWriter) drop() { w.b = nil }
+
 func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 func (w *sliceWriter) WriteByte(c byte) error      { w.b = append(w.b, c); return nil }
 func (w *sliceWriter) WriteString(s string) (int, error) {
@@ -306,6 +310,7 @@ const MaxMessageDepth = 32
 
 // AppendRequest implements wire.Codec.
 func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) ([]byte, error) {
+	defer c.out.drop()
 	c.out.b = b
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(0), e.EncodeInt(id), e.EncodeString(method))
@@ -317,6 +322,7 @@ func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) (
 
 // AppendNotification implements wire.Codec.
 func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
+	defer c.out.drop()
 	c.out.b = b
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString(method))
@@ -330,6 +336,7 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 // notification (id < 0) is the notification
 // nvim_call_function(ReplyFunc, [token, result]).
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	defer c.out.drop()
 	c.out.b = b
 	e := c.enc
 	var err error
@@ -532,9 +539,17 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	vd.d.ResetReader(&vd.r)
 	err := decode(vd.d, v)
 	vd.r.Reset(nil)
-	c.values.Put(vd)
+	// The decoder keeps the buffer that it read the largest String or
+	// Blob into: after a large value it is not kept for the next.
+	if len(r) <= maxPooledValue {
+		c.values.Put(vd)
+	}
 	return err
 }
+
+// maxPooledValue is the size of the largest value whose decoder goes
+// back to the pool.
+const maxPooledValue = 1 << 20
 
 // Unmarshal decodes a msgpack value with the codec's settings. It is safe
 // for concurrent use.
