@@ -42,7 +42,7 @@ func evalWithin(t *testing.T, ed *editortest.Editor, d time.Duration, expr strin
 func TestConcurrentReentrancy(t *testing.T) {
 	each(t, hard(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vhard")
-		for _, n := range []int{2, 8, 16} {
+		for _, n := range []int{2, 8, 12} {
 			v, err := evalWithin(t, ed, 20*time.Second, fmt.Sprintf("vigor#request('vhard', 'fanout', [%d])", n))
 			if err != nil {
 				t.Fatalf("%s: fanout %d: %v", ed.Kind, n, err)
