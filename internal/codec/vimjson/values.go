@@ -24,6 +24,12 @@ import (
 // sent with each invalid byte replaced by U+FFFD (appendString).
 func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
 
+// AppendArgs appends args as a List whose items count as values of their
+// own for wire.MaxDepth, as a message's params do: the arguments of a call
+// in a batch. A *wire.ValueError's Path starts at the index of the
+// argument.
+func AppendArgs(b []byte, args []any) ([]byte, error) { return appendList(b, args, -1) }
+
 // appendValue is AppendValue for a value inside depth Lists and Dicts.
 func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	switch x := v.(type) {
@@ -236,7 +242,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 		return append(b, ']'), nil
 	case reflect.Map:
 		if rv.Type().Key().Kind() != reflect.String {
-			return b, &wire.ValueError{Msg: fmt.Sprintf("a %s cannot be sent to the editor: Dict keys must be Strings", rv.Type())}
+			return b, &wire.ValueError{Msg: "Dict keys must be Strings", Detail: fmt.Errorf("a %s", rv.Type())}
 		}
 		if rv.IsNil() {
 			return append(b, "null"...), nil
