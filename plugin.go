@@ -52,6 +52,7 @@ type Plugin struct {
 	meta     Meta
 	sess     *rpc.Session
 	codec    wire.Codec
+	dec      decoder // for handler parameters and CallAs
 	ed       host.Adapter
 	log      *slog.Logger
 	logPath  string
@@ -394,14 +395,44 @@ const unloadHookTimeout = 2 * time.Second
 // dispatcher serves the editor's messages (rpc.Handler).
 type dispatcher Plugin
 
-// Request implements rpc.Handler: vigor#request().
+// Request implements rpc.Handler: vigor#request(). A result that the
+// editor cannot take fails the request (wire.Fallible): the editor waits
+// for an answer, so one must go.
 func (d *dispatcher) Request(_ context.Context, m *wire.Message) any {
 	p := (*Plugin)(d)
 	res, err := p.run(m.Method, m.Params)
 	if err != nil {
 		return []any{nil, err.Error()}
 	}
-	return []any{res, nil}
+	return wire.Fallible{Value: []any{res, nil}, Fallback: func(err error) any {
+		msg := resultError(err, 1)
+		p.log.Error("the result cannot be sent", "method", m.Method, "err", msg, "detail", errDetail(err))
+		return []any{nil, msg}
+	}}
+}
+
+// resultError is the message for a result that cannot be sent to the
+// editor, err from the codec: the result is the value at depth in the
+// path of a *wire.ValueError.
+func resultError(err error, depth int) string {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) {
+		return "the result cannot be sent to the editor: " + ve.At(depth)
+	}
+	return "the result cannot be sent to the editor: " + err.Error()
+}
+
+// errDetail is the encoder's or decoder's own error behind err, for the
+// log.
+func errDetail(err error) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) && ve.Detail != nil {
+		return ve.Detail
+	}
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
 }
 
 // Notification implements rpc.Handler: vigor#notify(), request_async and the
@@ -450,20 +481,32 @@ func (p *Plugin) async(m *wire.Message) {
 	go func() {
 		defer p.work.Done()
 		res, err := p.run(method, params)
-		var args []any
-		if err != nil {
-			args = []any{ok, fail, false, map[string]any{
+		failure := func(msg string) []any {
+			return []any{ok, fail, false, map[string]any{
 				"name":    "VigorError",
 				"plugin":  p.name,
 				"method":  method,
-				"message": err.Error(),
+				"message": msg,
 			}}
+		}
+		var args []any
+		if err != nil {
+			args = failure(err.Error())
 		} else {
 			args = []any{ok, fail, true, res}
 		}
 		// The plugin may be unloading (p.ctx is cancelled then); the
 		// answer must still reach the editor, or its callbacks leak.
-		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
+		ctx := context.WithoutCancel(p.ctx)
+		err = p.ed.Notify(ctx, protocol.FuncResolve, args)
+		var ae *host.ArgError
+		if errors.As(err, &ae) {
+			// The result (argument 4 of resolve) cannot be sent: fail.
+			msg := "the result cannot be sent to the editor: " + ae.Msg()
+			p.log.Error("the result cannot be sent", "method", method, "err", msg, "detail", errDetail(err))
+			err = p.ed.Notify(ctx, protocol.FuncResolve, failure(msg))
+		}
+		if err != nil {
 			p.log.Error("cannot resolve request_async", "method", method, "err", err)
 		}
 	}()
@@ -485,7 +528,12 @@ func (p *Plugin) run(method string, params []wire.Raw) (res any, err error) {
 			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()
-	return h.call(ctx, p.codec, params)
+	res, err = h.call(ctx, p.codec, &p.dec, params)
+	var de *decodeError
+	if errors.As(err, &de) {
+		p.log.Warn("arguments do not fit", "method", method, "err", de, "detail", de.detail)
+	}
+	return res, err
 }
 
 // tellError shows an error from a notified method to the user.

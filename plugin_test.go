@@ -516,8 +516,8 @@ func TestServeRequests(t *testing.T) {
 		checkEqual(t, "fail", e.request("fail"), []any{nil, "bad input"})
 		checkEqual(t, "unknown method", e.request("nope", 1),
 			[]any{nil, `no method "nope"; the plugin has: add, boom, fail, greet`})
-		checkEqual(t, "too few arguments", e.request("add", 1), []any{nil, "takes 2 arguments (int, int), got 1"})
-		checkEqual(t, "bad argument", e.request("add", 1, "two"), []any{nil, "argument 2: cannot use String as int"})
+		checkEqual(t, "too few arguments", e.request("add", 1), []any{nil, "takes 2 arguments (a Number, a Number), got 1"})
+		checkEqual(t, "bad argument", e.request("add", 1, "two"), []any{nil, `argument 2: expected a Number, got a String ("two")`})
 	})
 }
 

@@ -151,7 +151,9 @@ const maxPath = 4
 // writes Value, or, if Value cannot be sent, Fallback(err) in its place
 // (err is a *ValueError, or another encoding error). The SDK answers every
 // request with one, so that a result the editor cannot take fails the
-// request instead of leaving the editor waiting for an answer.
+// request instead of leaving the editor waiting for an answer. A List
+// Value's items are limited in depth (MaxDepth) as params are, on their
+// own.
 type Fallible struct {
 	Value    any
 	Fallback func(err error) any
