@@ -119,7 +119,10 @@ func (c *Codec) readFrame() ([]byte, error) {
 			continue
 		}
 		buf, _ := c.br.Peek(n)
-		end, err := find(buf, 0)
+		end, err := skip(buf, 0)
+		if err == errTooDeep {
+			end, err = findDeep(buf, 0)
+		}
 		if err == nil {
 			frame := bytes.Clone(buf[:end])
 			_, _ = c.br.Discard(end)
@@ -246,7 +249,10 @@ func (c *Codec) readParams(m *wire.Message, frame []byte) error {
 // item returns the next value of frame, without copying it.
 func (c *Codec) item(frame []byte) (wire.Raw, error) {
 	start := len(frame) - c.frame.Len()
-	end, err := find(frame, start)
+	end, err := skip(frame, start)
+	if err == errTooDeep {
+		end, err = findDeep(frame, start)
+	}
 	if err != nil {
 		// The frame is a whole msgpack object: this does not happen.
 		return nil, err
@@ -475,8 +481,10 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
-	if err := checkDepth(r); err != nil {
-		return err
+	if len(r) > wire.MaxDepth { // a value of n bytes nests n levels at most
+		if err := checkDepth(r); err != nil {
+			return err
+		}
 	}
 	vd := c.values.Get().(*valueDecoder)
 	vd.r.Reset(r)
@@ -493,8 +501,10 @@ func Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
-	if err := checkDepth(r); err != nil {
-		return err
+	if len(r) > wire.MaxDepth { // a value of n bytes nests n levels at most
+		if err := checkDepth(r); err != nil {
+			return err
+		}
 	}
 	d := newValueDecoder(bytes.NewReader(r))
 	return decode(d, v)
@@ -503,11 +513,8 @@ func Unmarshal(r wire.Raw, v any) error {
 // checkDepth refuses a value that nests Lists and Dicts more than
 // wire.MaxDepth deep, as encoding/json does for Vim ([[1]] nests 2 deep):
 // the decoder has no limit of its own. Such a value is longer than
-// wire.MaxDepth bytes, so shorter ones are not looked at.
+// wire.MaxDepth bytes, so callers look only at longer ones.
 func checkDepth(r []byte) error {
-	if len(r) <= wire.MaxDepth {
-		return nil
-	}
 	var left []int // items still to come in each open List or Dict
 	for i := 0; i < len(r); {
 		c := r[i]
@@ -665,7 +672,10 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	}
 	out := make([]wire.Raw, n)
 	for k := range out {
-		end, err := find(r, i)
+		end, err := skip(r, i)
+		if err == errTooDeep {
+			end, err = findDeep(r, i)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -704,18 +714,17 @@ const maxDepth = 10000
 // errTooDeep is skip's error for an object nested deeper than maxDepth.
 var errTooDeep = fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
 
-// find returns where the msgpack object that starts at r[i] ends, as skip
-// does, with no limit on its depth: what skip does not follow, the
-// scanner does (it keeps its place in a slice, not on the stack). A value
+// findDeep returns where the msgpack object that starts at r[i] ends, for
+// one nested deeper than skip follows (errTooDeep): the scanner follows
+// any depth (it keeps its place in a slice, not on the stack). A value
 // nested too deep is refused where it is decoded (Unmarshal), so that the
-// message around it is read and answered.
-func find(r []byte, i int) (int, error) {
-	end, err := skip(r, i)
-	if err == errTooDeep {
-		s := scanner{pos: i}
-		return s.scan(r)
-	}
-	return end, err
+// message around it is read and answered. Callers call skip first: it is
+// faster, and inlined.
+//
+//go:noinline
+func findDeep(r []byte, i int) (int, error) {
+	s := scanner{pos: i}
+	return s.scan(r)
 }
 
 // skip returns where the msgpack object that starts at r[i] ends.
