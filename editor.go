@@ -75,9 +75,16 @@ func (p *Plugin) editorErr(fn string, err error) error {
 	}
 	var ae *host.ArgError
 	if errors.As(err, &ae) {
+		p.logArgError(ae)
 		return fmt.Errorf("%s(): argument %d: %s", fn, ae.Arg+1, ae.Msg())
 	}
 	return err
+}
+
+// logArgError writes an argument that cannot be sent to the log, with
+// the encoder's own error if it made one.
+func (p *Plugin) logArgError(ae *host.ArgError) {
+	p.log.Warn("an argument cannot be sent to the editor", "fn", ae.Fn, "argument", ae.Arg+1, "err", ae.Msg(), "detail", ae.Err.Detail)
 }
 
 // runtimeErr is editorErr for a call of fn, one of the runtime's
@@ -91,6 +98,7 @@ func (p *Plugin) runtimeErr(fn string, err error, args ...string) error {
 	}
 	var ae *host.ArgError
 	if errors.As(err, &ae) && ae.Arg < len(args) {
+		p.logArgError(ae)
 		return fmt.Errorf("%s: %s", args[ae.Arg], ae.Msg())
 	}
 	return err
@@ -170,6 +178,7 @@ func (p *Plugin) Notify(ctx context.Context, fn string, args ...any) error {
 	err := p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args})
 	var ae *host.ArgError
 	if errors.As(err, &ae) {
+		p.logArgError(ae)
 		if i, msg, ok := ae.Item(); ok && ae.Arg == 2 {
 			return fmt.Errorf("%s(): argument %d: %s", fn, i+1, msg)
 		}
@@ -232,6 +241,7 @@ func (p *Plugin) Batch(ctx context.Context, calls ...BatchCall) ([]any, error) {
 		}
 		var ae *host.ArgError
 		if errors.As(err, &ae) {
+			p.logArgError(ae)
 			return results, errors.New(ae.Error()) // "batch call 1, F(): argument 2: ..."
 		}
 		return results, err
@@ -255,6 +265,7 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	}
 	var ae *host.ArgError
 	if errors.As(err, &ae) {
+		p.logArgError(ae)
 		if i, msg, ok := ae.Item(); ok && ae.Arg == 2 {
 			return nil, fmt.Errorf("%s.%s: argument %d: %s", plugin, method, i+1, msg)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"net"
 	"reflect"
 	"strings"
@@ -331,6 +332,9 @@ func TestDecodeRules(t *testing.T) {
 		{"1e300 into float32", func(f float32) float32 { return f }, big(1e300), "!argument 1: expected a Float from -3.4e38 to 3.4e38, got a Float (1e+300)"},
 		{"fits", func(a uint8, b int8, c uint32, d float32) []any { return []any{a, b, c, d} }, []any{255, -128, 1 << 31, 1}, []any{uint8(255), int8(-128), uint32(1 << 31), float32(1)}},
 		{"a Number for a float64", func(f float64) float64 { return f }, big(3), 3.0},
+		{"NaN and Infinity in typed values", func(f []float64, p struct{ F float64 }) []bool {
+			return []bool{math.IsNaN(f[0]), math.IsInf(f[1], -1), math.IsInf(p.F, 1)}
+		}, []any{[]any{math.NaN(), math.Inf(-1)}, map[string]any{"F": math.Inf(1)}}, []bool{true, true, true}},
 		// Arrays: more items than the array holds are refused.
 		{"array", func(a [2]int) [2]int { return a }, big([]any{1}), [2]int{1, 0}},
 		{"array too long", func(a [2]int) [2]int { return a }, big([]any{1, 2, 3}), "!argument 1: expected a List of at most 2 items, got 3"},

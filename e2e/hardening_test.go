@@ -289,6 +289,17 @@ func TestNumbersOutOfRange(t *testing.T) {
 		mustEqual(t, ed, "MaxInt64", ed.MustEval(t, `vigor#request('vvals', 'uint_ok', [])`), int64(9223372036854775807))
 		mustThrowExactly(t, ed, `vigor#request('vvals', 'call_uint', ['string'])`,
 			"[vigor] vvals.call_uint: string(): argument 1: 18446744073709551615 does not fit in a Number (at most 9223372036854775807)")
+		const big = "18446744073709551615 does not fit in a Number (at most 9223372036854775807)"
+		for how, want := range map[string]string{
+			"call":     "abs(): argument 1: " + big,
+			"notify":   "setline(): argument 2: " + big,
+			"dispatch": "vvals.int: argument 1: " + big,
+			"eval":     "vars: " + big,
+			"cmd":      "vars: " + big,
+			"batch":    "batch call 1, abs(): argument 1: " + big,
+		} {
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'send_uint', ['`+how+`'])`, "[vigor] vvals.send_uint: "+want)
+		}
 		mustThrowExactly(t, ed, `vigor#request('vvals', 'intkeys', [])`,
 			"[vigor] vvals.intkeys: the result cannot be sent to the editor: Dict keys must be Strings")
 		mustEqual(t, ed, "still serving", ed.MustEval(t, `vigor#request('vvals', 'int', [7])`), int64(7))
@@ -310,5 +321,16 @@ func TestBlobValues(t *testing.T) {
 		mustEqual(t, ed, "inside a List", ed.MustEval(t, `vigor#request('vvals', 'typeof_in', [[0z00FF10]])`), want)
 		mustEqual(t, ed, "into []byte", ed.MustEval(t, `vigor#request('vvals', 'bytes_of', [0z00FF10])`), []any{int64(0), int64(255), int64(16)})
 		mustEqual(t, ed, "a String into []byte", ed.MustEval(t, `vigor#request('vvals', 'bytes_of', ['ab'])`), []any{int64(97), int64(98)})
+	})
+}
+
+// NaN and the infinities, which Vim writes as bare words that JSON lacks,
+// fill typed values too (a []float64, a struct's float64 field), as they
+// do on Neovim; they failed to decode on Vim.
+func TestNonFiniteInTypedValues(t *testing.T) {
+	each(t, valuesOpts(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vvals")
+		mustEqual(t, ed, "nonfinite", ed.MustEval(t, `vigor#request('vvals', 'nonfinite', [[1.0/0, 0.0/0], {'F': -1.0/0}])`),
+			[]any{true, true, true})
 	})
 }

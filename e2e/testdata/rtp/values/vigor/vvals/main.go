@@ -42,6 +42,9 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 	p.Handle("map", func(m map[string]int) bool { return m == nil })
 	p.Handle("anynil", func(v any) bool { return v == nil })
 	p.Handle("ints", func(n []int) int { return len(n) })
+	p.Handle("nonfinite", func(f []float64, pt struct{ F float64 }) []bool {
+		return []bool{math.IsInf(f[0], 1), math.IsNaN(f[1]), math.IsInf(pt.F, -1)}
+	})
 	// typeof names the Go type a value decodes to as any.
 	p.Handle("typeof", func(v any) string { return fmt.Sprintf("%T", v) })
 	p.Handle("typeof_in", func(v []any) string { return fmt.Sprintf("%T", v[0]) })
@@ -91,6 +94,24 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 	})
 	p.Handle("call_uint", func(ctx context.Context, fn string) (any, error) {
 		return p.Call(ctx, fn, uint64(math.MaxUint64))
+	})
+	// send_uint passes a Number that no editor holds through each way of
+	// reaching the editor.
+	p.Handle("send_uint", func(ctx context.Context, how string) (any, error) {
+		const big = uint64(math.MaxUint64)
+		switch how {
+		case "notify":
+			return nil, p.Notify(ctx, "setline", 1, big)
+		case "dispatch":
+			return p.Dispatch(ctx, "vvals", "int", big)
+		case "eval":
+			return p.Eval(ctx, "l:n", map[string]any{"n": big})
+		case "cmd":
+			return nil, p.Cmd(ctx, "let g:n = l:n", map[string]any{"n": big})
+		case "batch":
+			return p.Batch(ctx, vigor.C("abs", 1), vigor.C("abs", big))
+		}
+		return p.Call(ctx, "abs", big)
 	})
 	p.Handle("call_nested", func(ctx context.Context, fn string, n int) (any, error) {
 		var v any = "leaf"
