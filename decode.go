@@ -99,6 +99,14 @@ var (
 // dst that cannot be nil (a Number, a String, a struct...), unlike inside
 // a List or a Dict, where it leaves the zero value, as a missing key does.
 func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *decodeError {
+	// A String into a string, the commonest parameter, straight into dst:
+	// the codecs agree on Strings, and the editor-neutral form would cost
+	// two more allocations.
+	if dst.Kind() == reflect.String && dst.Type().PkgPath() == "" && dst.CanAddr() && codec.TypeName(raw) == "String" {
+		if err := codec.Unmarshal(raw, dst.Addr().Interface()); err == nil {
+			return nil
+		}
+	}
 	var v any
 	if err := codec.Unmarshal(raw, &v); err != nil {
 		if errors.Is(err, wire.ErrTooDeep) {

@@ -404,11 +404,25 @@ func (d *dispatcher) Request(_ context.Context, m *wire.Message) any {
 	if err != nil {
 		return []any{nil, err.Error()}
 	}
-	return wire.Fallible{Value: []any{res, nil}, Fallback: func(err error) any {
-		msg := resultError(err, 1)
-		p.log.Error("the result cannot be sent", "method", m.Method, "err", msg, "detail", errDetail(err))
-		return []any{nil, msg}
-	}}
+	r := &reply{p: p, method: m.Method}
+	r.tuple[0] = res
+	return r
+}
+
+// reply is the answer to a request: [result, null], or [null, message] if
+// the result cannot be sent (wire.Fallible).
+type reply struct {
+	tuple  [2]any
+	p      *Plugin
+	method string
+}
+
+func (r *reply) Value() any { return r.tuple[:] }
+
+func (r *reply) Fallback(err error) any {
+	msg := resultError(err, 1)
+	r.p.log.Error("the result cannot be sent", "method", r.method, "err", msg, "detail", errDetail(err))
+	return []any{nil, msg}
 }
 
 // resultError is the message for a result that cannot be sent to the
@@ -529,8 +543,7 @@ func (p *Plugin) run(method string, params []wire.Raw) (res any, err error) {
 		}
 	}()
 	res, err = h.call(ctx, p.codec, &p.dec, params)
-	var de *decodeError
-	if errors.As(err, &de) {
+	if de, ok := err.(*decodeError); ok {
 		p.log.Warn("arguments do not fit", "method", method, "err", de, "detail", de.detail)
 	}
 	return res, err

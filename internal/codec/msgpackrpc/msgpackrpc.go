@@ -304,7 +304,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	}
 	if f, ok := result.(wire.Fallible); ok {
 		start := len(c.out.b)
-		if err = c.encodeValue(f.Value, 2); err != nil {
+		if err = c.encodeValue(f.Value(), 2); err != nil {
 			c.out.b = c.out.b[:start]
 			err = c.encodeValue(f.Fallback(err), 2)
 		}

@@ -355,7 +355,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if f, ok := result.(wire.Fallible); ok {
 		// The Value is the runtime's reply tuple, whose items count as
 		// values of their own, as a message's params do.
-		if b, err = appendValue(b, f.Value, -1); err != nil {
+		if b, err = appendValue(b, f.Value(), -1); err != nil {
 			b, err = AppendValue(b[:valStart], f.Fallback(err))
 		}
 	} else {

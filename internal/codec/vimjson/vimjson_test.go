@@ -802,12 +802,11 @@ func TestDepth(t *testing.T) {
 // Value cannot be sent.
 func TestAppendResponseFallible(t *testing.T) {
 	c := newCodec("")
-	fallback := func(err error) any { return []any{nil, err.Error()} }
-	got, err := c.AppendResponse(nil, 3, wire.Fallible{Value: []any{"ok", nil}, Fallback: fallback})
+	got, err := c.AppendResponse(nil, 3, fallible{"ok", nil})
 	if err != nil || string(got) != "[3,[\"ok\",null]]\n" {
 		t.Fatalf("ok: %q, %v", got, err)
 	}
-	got, err = c.AppendResponse([]byte("x"), 3, wire.Fallible{Value: []any{uint64(math.MaxUint64), nil}, Fallback: fallback})
+	got, err = c.AppendResponse([]byte("x"), 3, fallible{uint64(math.MaxUint64), nil})
 	want := "x[3,[null,\"18446744073709551615 does not fit in a Number (at most 9223372036854775807)\"]]\n"
 	if err != nil || string(got) != want {
 		t.Fatalf("fallback: %q, %v; want %q", got, err, want)
@@ -1276,3 +1275,10 @@ func TestStringsEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// fallible is a wire.Fallible of a List that answers an error with
+// [null, message].
+type fallible []any
+
+func (f fallible) Value() any             { return []any(f) }
+func (f fallible) Fallback(err error) any { return []any{nil, err.Error()} }
