@@ -91,6 +91,9 @@ func (p *Plugin) logArgError(ae *host.ArgError) {
 // functions, which the user did not name: its arguments are named by args,
 // and an *EditorError has no Fn.
 func (p *Plugin) runtimeErr(fn string, err error, args ...string) error {
+	if err == nil {
+		return nil
+	}
 	var ce *host.CallError
 	if errors.As(err, &ce) {
 		p.logEditorError(fn, ce.Msg, ce.Full)
@@ -175,14 +178,23 @@ func (p *Plugin) Notify(ctx context.Context, fn string, args ...any) error {
 	if args == nil {
 		args = []any{}
 	}
-	err := p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args})
+	if err := p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args}); err != nil {
+		return p.itemErr(fn+"()", err)
+	}
+	return nil
+}
+
+// itemErr is the error of a call of one of the runtime's functions whose
+// argument 3 is a List of the user's arguments (Notify, Dispatch), named
+// name in the message.
+func (p *Plugin) itemErr(name string, err error) error {
 	var ae *host.ArgError
 	if errors.As(err, &ae) {
 		p.logArgError(ae)
 		if i, msg, ok := ae.Item(); ok && ae.Arg == 2 {
-			return fmt.Errorf("%s(): argument %d: %s", fn, i+1, msg)
+			return fmt.Errorf("%s: argument %d: %s", name, i+1, msg)
 		}
-		return fmt.Errorf("%s(): %s", fn, ae.Msg())
+		return fmt.Errorf("%s: %s", name, ae.Msg())
 	}
 	return err
 }
@@ -257,24 +269,16 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 		args = []any{}
 	}
 	raw, err := p.ed.Call(ctx, protocol.FuncDispatch, []any{plugin, method, args})
+	if err == nil {
+		return p.result("", protocol.FuncDispatch, raw)
+	}
 	var ce *host.CallError
 	if errors.As(err, &ce) {
 		// The runtime's message names the plugin and method already.
 		p.logEditorError(protocol.FuncDispatch, ce.Msg, ce.Full)
 		return nil, errors.New(strings.TrimPrefix(ce.Msg, "[vigor] "))
 	}
-	var ae *host.ArgError
-	if errors.As(err, &ae) {
-		p.logArgError(ae)
-		if i, msg, ok := ae.Item(); ok && ae.Arg == 2 {
-			return nil, fmt.Errorf("%s.%s: argument %d: %s", plugin, method, i+1, msg)
-		}
-		return nil, fmt.Errorf("%s.%s: %s", plugin, method, ae.Msg())
-	}
-	if err != nil {
-		return nil, err
-	}
-	return p.result("", protocol.FuncDispatch, raw)
+	return nil, p.itemErr(plugin+"."+method, err)
 }
 
 // Infof shows a message to the user (in :messages) and logs it.

@@ -512,18 +512,26 @@ func (p *Plugin) async(m *wire.Message) {
 		// The plugin may be unloading (p.ctx is cancelled then); the
 		// answer must still reach the editor, or its callbacks leak.
 		ctx := context.WithoutCancel(p.ctx)
-		err = p.ed.Notify(ctx, protocol.FuncResolve, args)
-		var ae *host.ArgError
-		if errors.As(err, &ae) {
-			// The result (argument 4 of resolve) cannot be sent: fail.
-			msg := "the result cannot be sent to the editor: " + ae.Msg()
-			p.log.Error("the result cannot be sent", "method", method, "err", msg, "detail", errDetail(err))
-			err = p.ed.Notify(ctx, protocol.FuncResolve, failure(msg))
-		}
-		if err != nil {
-			p.log.Error("cannot resolve request_async", "method", method, "err", err)
+		if err := p.ed.Notify(ctx, protocol.FuncResolve, args); err != nil {
+			p.resolveFailed(ctx, method, err, failure)
 		}
 	}()
+}
+
+// resolveFailed handles err, the error of resolving a request_async call
+// of method: a result that cannot be sent resolves the call's failure
+// callback instead (failure(msg) is its arguments).
+func (p *Plugin) resolveFailed(ctx context.Context, method string, err error, failure func(string) []any) {
+	var ae *host.ArgError
+	if errors.As(err, &ae) {
+		// The result (argument 4 of resolve) cannot be sent: fail.
+		msg := "the result cannot be sent to the editor: " + ae.Msg()
+		p.log.Error("the result cannot be sent", "method", method, "err", msg, "detail", errDetail(err))
+		err = p.ed.Notify(ctx, protocol.FuncResolve, failure(msg))
+	}
+	if err != nil {
+		p.log.Error("cannot resolve request_async", "method", method, "err", err)
+	}
 }
 
 // run calls a handler with panic recovery.

@@ -93,9 +93,28 @@ func (e *ArgError) Error() string {
 
 func (e *ArgError) Unwrap() error { return e.Err }
 
+// atomicArgError is argError for the error of msgpackrpc.AppendAtomicCalls,
+// whose path is the call, then the argument.
+func atomicArgError(calls []Call, err error) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) && len(ve.Path) >= 2 {
+		return argError(calls[ve.Path[0]].Fn, ve.Path[0], ve, 2)
+	}
+	return err
+}
+
 // argError returns err as an *ArgError of fn if the codec refused one of
 // the arguments: the argument is at Path[base-1] of the codec's error.
 func argError(fn string, call int, err error, base int) error {
+	if err == nil {
+		return nil
+	}
+	return argErrorOf(fn, call, err, base)
+}
+
+// argErrorOf is argError for an error: apart, so that the success path
+// does not allocate the target of errors.As.
+func argErrorOf(fn string, call int, err error, base int) error {
 	var ve *wire.ValueError
 	if errors.As(err, &ve) && len(ve.Path) >= base {
 		return &ArgError{Fn: fn, Call: call, Arg: ve.Path[base-1], Err: ve, base: base}
@@ -427,11 +446,10 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 	}
 	atomic := wire.Appender(func(b []byte) ([]byte, error) {
 		b, err := msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
-		var ve *wire.ValueError
-		if errors.As(err, &ve) && len(ve.Path) >= 2 {
-			return b, argError(calls[ve.Path[0]].Fn, ve.Path[0], ve, 2) // the path: call, argument
+		if err != nil {
+			return b, atomicArgError(calls, err)
 		}
-		return b, err
+		return b, nil
 	})
 	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(re.Error(), "nvim_call_atomic") {
