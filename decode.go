@@ -22,9 +22,11 @@ import (
 // assigned to its Go type by the rules below, the same on both editors, so
 // that a value that does not fit fails with the same message on Vim and on
 // Neovim, in Vim's words. (The decoders of the two codecs disagree: on
-// Neovim, msgpack takes a List for a struct, by position, and wraps 300
-// into a uint8 without a word; encoding/json, on Vim, matches Dict keys to
-// fields without regard to case and takes numeric keys for a map[int]T.)
+// Neovim, msgpack takes a List for a struct, by position, wraps 300 into a
+// uint8 without a word and refuses the keys of {'1': 'a'} for a
+// map[int]string; encoding/json, on Vim, takes those keys, matches Dict
+// keys to fields without regard to case, which msgpack does not, and reads
+// a String in a []byte field as base64.)
 //
 // A decoder is safe for concurrent use.
 type decoder struct {
@@ -134,7 +136,7 @@ func nullable(t reflect.Type) bool {
 // of a value.
 func (d *decoder) assign(dst reflect.Value, v any) *decodeError {
 	t := dst.Type()
-	if t.PkgPath() != "" || t.Kind() == reflect.Struct { // only named types have methods
+	if t.PkgPath() != "" || t.Kind() == reflect.Struct { // named types, and structs that embed one, have methods
 		if done, err := d.unmarshaler(dst, v); done {
 			return err
 		}

@@ -685,11 +685,13 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	out := make([]wire.Raw, n)
 	for k := range out {
 		end, err := skip(r, i)
-		if err == errTooDeep {
-			end, err = findDeep(r, i)
-		}
 		if err != nil {
-			return nil, err
+			if err != errTooDeep {
+				return nil, err
+			}
+			if end, err = findDeep(r, i); err != nil {
+				return nil, err
+			}
 		}
 		out[k] = r[i:end:end]
 		i = end
