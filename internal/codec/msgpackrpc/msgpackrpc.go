@@ -360,8 +360,8 @@ func (c *Codec) encodeValue(v any, level int) error {
 }
 
 // encodeOther is encodeValue for the values that the encoder writes. (A
-// switch of its own: more cases in encodeValue's made each string and List
-// a few ns slower, 40% on a 1000-call batch.)
+// switch of its own: more cases in encodeValue's slowed down every String
+// and List; BENCHMARKS.md, 2026-12-01.)
 func (c *Codec) encodeOther(v any, level int) error {
 	switch x := v.(type) {
 	case uint64:
