@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -67,14 +68,58 @@ func (p *Plugin) badMessage(m *wire.Message, err error) any {
 // dispatcher serves the editor's messages (rpc.Handler).
 type dispatcher Plugin
 
-// Request implements rpc.Handler: vigor#request().
+// Request implements rpc.Handler: vigor#request(). A result that the
+// editor cannot take fails the request (wire.Fallible): the editor waits
+// for an answer, so one must go.
 func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
 	p := (*Plugin)(d)
 	res, err := p.run(ctx, m.Method, m.Params)
 	if err != nil {
 		return []any{nil, err.Error()}
 	}
-	return []any{res, nil}
+	r := &reply{p: p, method: m.Method}
+	r.tuple[0] = res
+	return r
+}
+
+// reply is the answer to a request: [result, null], or [null, message] if
+// the result cannot be sent (wire.Fallible).
+type reply struct {
+	tuple  [2]any
+	p      *Plugin
+	method string
+}
+
+func (r *reply) Value() any { return r.tuple[:] }
+
+func (r *reply) Fallback(err error) any {
+	msg := resultError(err, 1)
+	r.p.log.Error("the result cannot be sent", "method", r.method, "err", msg, "detail", errDetail(err))
+	return []any{nil, msg}
+}
+
+// resultError is the message for a result that cannot be sent to the
+// editor, err from the codec: the result is the value at depth in the
+// path of a *wire.ValueError.
+func resultError(err error, depth int) string {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) {
+		return "the result cannot be sent to the editor: " + ve.At(depth)
+	}
+	return "the result cannot be sent to the editor: " + err.Error()
+}
+
+// errDetail is the encoder's or decoder's own error behind err, for the
+// log.
+func errDetail(err error) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) && ve.Detail != nil {
+		return ve.Detail
+	}
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
 }
 
 // Notification implements rpc.Handler: vigor#notify(), request_async and the
@@ -154,18 +199,38 @@ func (p *Plugin) asyncDone() {
 // resolve answers a request_async call: its success callback gets res, or
 // its failure callback an error object made from err.
 func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
-	args := []any{ok, fail, true, res}
-	if err != nil {
-		args = []any{ok, fail, false, map[string]any{
+	failure := func(msg string) []any {
+		return []any{ok, fail, false, map[string]any{
 			"name":    "VigorError",
 			"plugin":  p.name,
 			"method":  method,
-			"message": err.Error(),
+			"message": msg,
 		}}
+	}
+	args := []any{ok, fail, true, res}
+	if err != nil {
+		args = failure(err.Error())
 	}
 	// The plugin may be unloading (p.ctx is cancelled then); the answer
 	// must still reach the editor, or its callbacks leak.
-	if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncResolve, args); err != nil {
+	ctx := context.WithoutCancel(p.ctx)
+	if err := p.ed.Notify(ctx, protocol.FuncResolve, args); err != nil {
+		p.resolveFailed(ctx, method, err, failure)
+	}
+}
+
+// resolveFailed handles err, the error of resolving a request_async call
+// of method: a result that cannot be sent resolves the call's failure
+// callback instead (failure(msg) is its arguments).
+func (p *Plugin) resolveFailed(ctx context.Context, method string, err error, failure func(string) []any) {
+	var ae *host.ArgError
+	if errors.As(err, &ae) {
+		// The result (argument 4 of resolve) cannot be sent: fail.
+		msg := "the result cannot be sent to the editor: " + ae.Msg()
+		p.log.Error("the result cannot be sent", "method", method, "err", msg, "detail", errDetail(err))
+		err = p.ed.Notify(ctx, protocol.FuncResolve, failure(msg))
+	}
+	if err != nil {
 		p.log.Error("cannot resolve request_async", "method", method, "err", err)
 	}
 }
@@ -186,7 +251,11 @@ func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res
 			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()
-	return h.call(ctx, p.codec, params)
+	res, err = h.call(ctx, p.codec, &p.dec, params)
+	if de, ok := err.(*decodeError); ok {
+		p.log.Warn("arguments do not fit", "method", method, "err", de, "detail", de.detail)
+	}
+	return res, err
 }
 
 // tellError shows an error from a notified method to the user.

@@ -27,7 +27,12 @@
 // variadic last parameter takes the rest. It returns nothing, a result, an
 // error, or (result, error). A wrong number or type of arguments, an error
 // and a panic all reach the user as one line naming the plugin and the
-// method; a panic's stack goes to the plugin's log.
+// method, the same on both editors; a panic's stack goes to the plugin's
+// log. A value that does not fit names the argument, the place in it and
+// what was expected, in Vim's words:
+//
+//	[vigor] vtest.point: argument 1: field "x": expected a Number, got a Float (1.5)
+//	[vigor] vtest.greet: takes 1 argument (a String), got 0
 //
 // Each request runs on its own goroutine, so a handler may call the editor
 // while the editor waits on it, and the editor may call the plugin again
@@ -46,8 +51,12 @@
 // plugin's method, through the editor), and Infof, Warnf, Errorf and
 // Debugf for messages to the user. Cmd runs one Ex command; Exec runs
 // several lines as a script, as :source does. Errors raised by the editor
-// are *EditorError; a failed call in a batch is a *BatchError that holds
-// the results before it.
+// are *EditorError, whose Msg is the editor's message alone, the same on
+// both editors (without Neovim's note of the call stack, which goes to
+// the log); a failed call in a batch is a *BatchError that holds the
+// results before it. A result that is a Funcref, which no channel
+// carries, fails Eval on both editors and Call on Vim; Neovim's API sends
+// it to Call as v:null.
 //
 // # Values
 //
@@ -55,22 +64,52 @@
 // line on both editors.
 //
 //	Vim                   Go (decoding into any)         Go -> Vim
-//	Number                int64                          any integer type
+//	Number                int64                          any integer type (at most math.MaxInt64)
 //	Float                 float64                        float32, float64 (1.0 stays a Float)
 //	String                string                         string
 //	List                  []any                          slices and arrays; a nil slice is v:null
 //	Dict                  map[string]any                 maps with string keys, structs (json tags)
 //	v:true, v:false       bool                           bool
 //	v:null, v:none (Vim)  nil                            nil, nil pointers and maps
-//	Blob                  []byte (Neovim), []any (Vim)   see below
+//	Blob                  string (Neovim), []any (Vim)   see below
 //
-// Decode a Blob into a []byte parameter to get the same on both editors.
-// A Go []byte reaches Vim as a List of Numbers (JSON has no Blob) and
-// Neovim as a String (its API has no Blob; Neovim makes it a Blob only if
-// it holds a NUL byte); list2blob() turns the List into a Blob. Vim script
-// strings cannot hold NUL: a Go string with a NUL byte loses it on Vim and
-// becomes a Blob on Neovim. Structs use their `json` tags on both editors.
-// Payloads of 10 MB and more work both ways.
+// Neither channel carries a Blob as such: Neovim's API sends it as a String
+// and Vim's JSON as a List of Numbers, so a parameter of type any gets a
+// string on Neovim and an []any of int64 on Vim. Decode a Blob into a
+// []byte parameter to get the same bytes on both editors. A Go []byte
+// reaches Vim as a List of Numbers and Neovim as a String (Neovim makes it
+// a Blob only if it holds a NUL byte); list2blob() turns the List into a
+// Blob. Vim script strings cannot hold NUL: a Go string with a NUL byte
+// loses it on Vim and becomes a Blob on Neovim. Payloads of 10 MB and more
+// work both ways.
+//
+// Typed parameters (and the results of CallAs) take what fits them, by the
+// same rules on both editors: an integer type a Number in its range (300
+// does not fit a uint8), a float type a Float or a Number, a string a
+// String, a []byte a Blob, a String or a List of Numbers from 0 to 255, a
+// slice or an array a List (no longer than the array), a map a Dict (an
+// integer key type takes decimal keys), a struct a Dict (never a List),
+// with keys matched to fields by their `json` tags, or else without regard
+// to case, as encoding/json does. A type that implements json.Unmarshaler
+// decodes itself from the value's JSON text, and one that implements
+// encoding.TextUnmarshaler from a String, on both editors. v:null is
+// refused for a parameter that cannot be nil (a Number, a String, a
+// struct...); a pointer, a slice, a map or an any takes it as nil. Inside
+// a List or a Dict, v:null leaves the zero value, as a missing key does.
+//
+// What the editor cannot take fails before it is sent: a result fails the
+// request, an argument the call, with an error that names it. That is a
+// uint64 above math.MaxInt64 (a Number is a signed 64-bit integer), a map
+// whose keys are not strings, a type with no form on the channel (a chan,
+// a func, a complex number), and Lists and Dicts nested deeper than the
+// editor reads: Neovim reads a message with values at most 32 levels
+// deep, which leaves a handler's result 29 levels of Lists and Dicts (28
+// through vigor#request_async) and an argument of Call 28; on Vim, Vigor
+// sends and reads 10000 levels, as encoding/json does. From either editor
+// a value nested more than 10000 deep fails its decoding. Strings that are
+// not valid UTF-8 reach Vim with each invalid byte replaced by U+FFFD (Vim
+// drops a message that holds one, and its caller would wait for ever), and
+// come from Vim so too; Neovim keeps the bytes as they are, both ways.
 //
 // # Output and logs
 //

@@ -4,21 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"unsafe"
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // EditorError is an error that Vim or Neovim raised while running what the
-// plugin asked for, such as "Vim(call):E117: Unknown function: Foo".
+// plugin asked for, such as "Vim(call):E117: Unknown function: Foo". Msg
+// is the editor's message alone, the same on both editors: without
+// Neovim's note of where the error was thrown ("function Foo[2]..Bar,
+// line 6: "), and without Vigor's own functions that ran it.
 type EditorError struct {
-	Fn  string // the editor function that failed
+	Fn  string // the editor function that failed; empty for Cmd, Eval and Redraw
 	Msg string // the editor's message
 }
 
-func (e *EditorError) Error() string { return fmt.Sprintf("%s(): %s", e.Fn, e.Msg) }
+func (e *EditorError) Error() string {
+	if e.Fn == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s(): %s", e.Fn, e.Msg)
+}
 
 // BatchError is returned by Batch when one of its calls failed. The calls
 // before it ran, and their results are in Results; the calls after it did
@@ -54,17 +64,75 @@ func hostCalls(calls []BatchCall) []host.Call {
 	return unsafe.Slice((*host.Call)(unsafe.Pointer(unsafe.SliceData(calls))), len(calls))
 }
 
-func editorErr(err error) error {
+// editorErr turns the adapter's errors for a call of fn into the SDK's:
+// the editor's into an *EditorError, an argument that cannot be sent into
+// an error that names it.
+func (p *Plugin) editorErr(fn string, err error) error {
 	var ce *host.CallError
 	if errors.As(err, &ce) {
-		return &EditorError{Fn: ce.Fn, Msg: ce.Msg}
+		p.logEditorError(fn, ce.Msg, ce.Full)
+		return &EditorError{Fn: fn, Msg: ce.Msg}
+	}
+	var ae *host.ArgError
+	if errors.As(err, &ae) {
+		p.logArgError(ae)
+		return fmt.Errorf("%s(): argument %d: %s", fn, ae.Arg+1, ae.Msg())
 	}
 	return err
+}
+
+// logArgError writes an argument that cannot be sent to the log, with
+// the encoder's own error if it made one.
+func (p *Plugin) logArgError(ae *host.ArgError) {
+	p.log.Warn("an argument cannot be sent to the editor", "fn", ae.Fn, "argument", ae.Arg+1, "err", ae.Msg(), "detail", ae.Err.Detail)
+}
+
+// runtimeErr is editorErr for a call of fn, one of the runtime's
+// functions, which the user did not name: its arguments are named by args,
+// and an *EditorError has no Fn.
+func (p *Plugin) runtimeErr(fn string, err error, args ...string) error {
+	if err == nil {
+		return nil
+	}
+	var ce *host.CallError
+	if errors.As(err, &ce) {
+		p.logEditorError(fn, ce.Msg, ce.Full)
+		return &EditorError{Msg: ce.Msg}
+	}
+	var ae *host.ArgError
+	if errors.As(err, &ae) && ae.Arg < len(args) {
+		p.logArgError(ae)
+		return fmt.Errorf("%s: %s", args[ae.Arg], ae.Msg())
+	}
+	return err
+}
+
+// logEditorError writes the editor's whole message to the log when the
+// user sees less of it (Neovim's note of where it was thrown).
+func (p *Plugin) logEditorError(fn, msg, full string) {
+	if full != msg {
+		p.log.Info("the editor raised an error", "fn", fn, "err", full)
+	}
+}
+
+// resultErr is the error for a result that does not decode (Lists and
+// Dicts nested too deep), of fn (empty for the runtime's functions).
+func resultErr(fn string, err error) error {
+	msg := "the result cannot be read: " + err.Error()
+	if errors.Is(err, wire.ErrTooDeep) {
+		msg = "the result: " + wire.ErrTooDeep.Error()
+	}
+	if fn == "" {
+		return errors.New(msg)
+	}
+	return fmt.Errorf("%s(): %s", fn, msg)
 }
 
 // Call calls the editor function fn with args and returns its result,
 // decoded as described in the package documentation (a Number becomes an
 // int64, a List an []any, and so on). Use CallAs to decode into a type.
+// An argument that the editor cannot take (see the package documentation)
+// fails the call before it is sent, with an error that names it.
 //
 // ctx is checked before the call is sent. Once it is sent, the call
 // returns when the editor answers, when the editor closes the channel
@@ -73,24 +141,34 @@ func editorErr(err error) error {
 func (p *Plugin) Call(ctx context.Context, fn string, args ...any) (any, error) {
 	raw, err := p.ed.Call(ctx, fn, args)
 	if err != nil {
-		return nil, editorErr(err)
+		return nil, p.editorErr(fn, err)
 	}
+	return p.result(fn, fn, raw)
+}
+
+// result decodes the result of fn (named name in errors) into any.
+func (p *Plugin) result(name, fn string, raw wire.Raw) (any, error) {
 	var v any
 	if err := p.codec.Unmarshal(raw, &v); err != nil {
-		return nil, fmt.Errorf("%s(): cannot decode the result: %w", fn, err)
+		p.log.Warn("a result does not decode", "fn", fn, "err", err)
+		return nil, resultErr(name, err)
 	}
 	return v, nil
 }
 
-// CallAs calls the editor function fn and decodes its result into a T.
+// CallAs calls the editor function fn and decodes its result into a T, by
+// the rules of a handler's parameters (see the package documentation). A
+// result that does not fit fails with an error that says why, such as
+// `toupper(): the result: expected a Number, got a String ("X")`.
 func CallAs[T any](ctx context.Context, p *Plugin, fn string, args ...any) (T, error) {
 	var v T
 	raw, err := p.ed.Call(ctx, fn, args)
 	if err != nil {
-		return v, editorErr(err)
+		return v, p.editorErr(fn, err)
 	}
-	if err := p.codec.Unmarshal(raw, &v); err != nil {
-		return v, fmt.Errorf("%s(): cannot use %s as %T: %w", fn, p.codec.TypeName(raw), v, err)
+	if err := p.dec.decode(p.codec, raw, reflect.ValueOf(&v).Elem()); err != nil {
+		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
+		return v, fmt.Errorf("%s(): %w", fn, err.in("the result"))
 	}
 	return v, nil
 }
@@ -101,16 +179,23 @@ func (p *Plugin) Notify(ctx context.Context, fn string, args ...any) error {
 	if args == nil {
 		args = []any{}
 	}
-	return p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args})
+	if err := p.ed.Notify(ctx, protocol.FuncNotify, []any{p.name, fn, args}); err != nil {
+		return p.itemErr(fn+"()", err)
+	}
+	return nil
 }
 
-// apiErr is editorErr for the methods that run through one of the
-// runtime's functions: the error names the method (name), not that
-// function.
-func apiErr(name string, err error) error {
-	var ce *host.CallError
-	if errors.As(err, &ce) {
-		return &EditorError{Fn: name, Msg: ce.Msg}
+// itemErr is the error of a call of one of the runtime's functions whose
+// argument 3 is a List of the user's arguments (Notify, Dispatch), named
+// name in the message.
+func (p *Plugin) itemErr(name string, err error) error {
+	var ae *host.ArgError
+	if errors.As(err, &ae) {
+		p.logArgError(ae)
+		if i, msg, ok := ae.Item(); ok && ae.Arg == 2 {
+			return fmt.Errorf("%s: argument %d: %s", name, i+1, msg)
+		}
+		return fmt.Errorf("%s: %s", name, ae.Msg())
 	}
 	return err
 }
@@ -121,7 +206,8 @@ func apiErr(name string, err error) error {
 // commands such as :autocmd and :normal take the rest of the line.
 //
 // A cmd that holds a line break is an error, and nothing runs: to run
-// several lines, use Exec, which runs them as a script.
+// several lines, use Exec, which runs them as a script. An error that the
+// command raised is an *EditorError whose Msg is the editor's message.
 func (p *Plugin) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
 	if n := strings.Count(cmd, "\n"); n > 0 {
 		return fmt.Errorf("Cmd runs one Ex command, and this one has %d lines: use Exec to run several lines", n+1)
@@ -130,7 +216,7 @@ func (p *Plugin) Cmd(ctx context.Context, cmd string, vars map[string]any) error
 		vars = map[string]any{}
 	}
 	_, err := p.ed.Call(ctx, protocol.FuncCmd, []any{cmd, vars})
-	return apiErr("Cmd", err)
+	return p.runtimeErr(protocol.FuncCmd, err, "the command", "vars")
 }
 
 // Exec runs lines as a Vim script, as :source runs a file that holds
@@ -153,27 +239,28 @@ func (p *Plugin) Exec(ctx context.Context, lines ...string) error {
 		all = append(all, strings.Split(l, "\n")...)
 	}
 	_, err := p.ed.Call(ctx, protocol.FuncExec, []any{p.name, all})
-	return apiErr("Exec", err)
+	return p.runtimeErr(protocol.FuncExec, err, "the plugin", "the lines")
 }
 
 // Eval evaluates the Vim expression expr, with vars visible as l:
-// variables (vars may be nil).
+// variables (vars may be nil). An error that the expression raised is an
+// *EditorError whose Msg is the editor's message; so is a result that is a
+// Funcref, which no channel carries.
 func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (any, error) {
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	v, err := p.Call(ctx, protocol.FuncEval, expr, vars)
-	var ee *EditorError
-	if errors.As(err, &ee) && ee.Fn == protocol.FuncEval {
-		ee.Fn = "Eval"
+	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	if err != nil {
+		return nil, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
 	}
-	return v, err
+	return p.result("", protocol.FuncEval, raw)
 }
 
 // Redraw redraws the screen, as :redraw (or :redraw! when force is set).
 func (p *Plugin) Redraw(ctx context.Context, force bool) error {
 	_, err := p.ed.Call(ctx, protocol.FuncRedraw, []any{force})
-	return apiErr("Redraw", err)
+	return p.runtimeErr(protocol.FuncRedraw, err)
 }
 
 // Batch runs calls in the editor in one round trip, in order, and returns
@@ -185,14 +272,21 @@ func (p *Plugin) Batch(ctx context.Context, calls ...BatchCall) ([]any, error) {
 	results := make([]any, len(raws))
 	for i, r := range raws {
 		if derr := p.codec.Unmarshal(r, &results[i]); derr != nil {
-			return results[:i], fmt.Errorf("batch call %d: cannot decode the result: %w", i, derr)
+			p.log.Warn("a result does not decode", "fn", calls[i].Fn, "err", derr)
+			return results[:i], fmt.Errorf("batch call %d, %w", i, resultErr(calls[i].Fn, derr))
 		}
 	}
 	if err != nil {
 		var be *host.BatchError
 		if errors.As(err, &be) {
+			p.logEditorError(be.Fn, be.Msg, be.Full)
 			return results, &BatchError{Index: be.Index, Fn: be.Fn, Results: results,
 				Err: &EditorError{Fn: be.Fn, Msg: be.Msg}}
+		}
+		var ae *host.ArgError
+		if errors.As(err, &ae) {
+			p.logArgError(ae)
+			return results, errors.New(ae.Error()) // "batch call 1, F(): argument 2: ..."
 		}
 		return results, err
 	}
@@ -206,13 +300,17 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	if args == nil {
 		args = []any{}
 	}
-	v, err := p.Call(ctx, protocol.FuncDispatch, plugin, method, args)
-	var ee *EditorError
-	if errors.As(err, &ee) && ee.Fn == protocol.FuncDispatch {
-		// The runtime's message names the plugin and method already.
-		return nil, errors.New(strings.TrimPrefix(ee.Msg, "[vigor] "))
+	raw, err := p.ed.Call(ctx, protocol.FuncDispatch, []any{plugin, method, args})
+	if err == nil {
+		return p.result("", protocol.FuncDispatch, raw)
 	}
-	return v, err
+	var ce *host.CallError
+	if errors.As(err, &ce) {
+		// The runtime's message names the plugin and method already.
+		p.logEditorError(protocol.FuncDispatch, ce.Msg, ce.Full)
+		return nil, errors.New(strings.TrimPrefix(ce.Msg, "[vigor] "))
+	}
+	return nil, p.itemErr(plugin+"."+method, err)
 }
 
 // Infof shows a message to the user (in :messages) and logs it.

@@ -116,7 +116,7 @@ func ExamplePlugin_Exec() {
 			if err := p.Cmd(ctx, "let g:watch_pattern = l:pattern", map[string]any{"pattern": pattern}); err != nil {
 				return err
 			}
-			// An error here reads "Exec(): line 3: Vim(autocmd):...".
+			// An error here reads "line 3: Vim(autocmd):...".
 			return p.Exec(ctx, `augroup watch
   autocmd!
   execute 'autocmd BufWritePost' g:watch_pattern

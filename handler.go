@@ -73,49 +73,56 @@ func newHandler(method string, fn any) (*handler, error) {
 	return h, nil
 }
 
-// signature describes the parameters for error messages, such as
-// "(string, int)".
+// signature describes the parameters for error messages, in Vim's words,
+// such as "(a String, a Number)" or "(a String, then any number of
+// Numbers)".
 func (h *handler) signature() string {
 	var b strings.Builder
 	b.WriteByte('(')
 	for i, p := range h.params {
+		if h.varargs && i == len(h.params)-1 {
+			if i > 0 {
+				b.WriteString(", then ")
+			}
+			b.WriteString("any number of " + plural(expected(p.Elem())))
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if h.varargs && i == len(h.params)-1 {
-			b.WriteString("..." + p.Elem().String())
-		} else {
-			b.WriteString(p.String())
-		}
+		b.WriteString(expected(p))
 	}
 	b.WriteByte(')')
 	return b.String()
 }
 
-// call decodes params into the handler's types and runs it.
-func (h *handler) call(ctx context.Context, codec wire.Codec, params []wire.Raw) (any, error) {
+// call decodes params into the handler's types and runs it. An argument
+// that does not fit is a *decodeError.
+func (h *handler) call(ctx context.Context, codec wire.Codec, dec *decoder, params []wire.Raw) (any, error) {
 	fixed := len(h.params)
 	if h.varargs {
 		fixed--
 	}
 	if len(params) < fixed || (!h.varargs && len(params) > fixed) {
+		if fixed == 0 && !h.varargs {
+			return nil, fmt.Errorf("takes no arguments, got %d", len(params))
+		}
 		want := fmt.Sprintf("%d", fixed)
 		if h.varargs {
 			want = fmt.Sprintf("at least %d", fixed)
 		}
-		return nil, fmt.Errorf("takes %s argument%s %s, got %d", want, plural(fixed), h.signature(), len(params))
+		return nil, fmt.Errorf("takes %s argument%s %s, got %d", want, pluralS(fixed), h.signature(), len(params))
 	}
 	args := make([]reflect.Value, 0, len(params)+1)
 	if h.hasCtx {
 		args = append(args, reflect.ValueOf(ctx))
 	}
 	for i, raw := range params {
-		t := h.paramType(i)
-		p := reflect.New(t)
-		if err := codec.Unmarshal(raw, p.Interface()); err != nil {
-			return nil, fmt.Errorf("argument %d: cannot use %s as %s", i+1, codec.TypeName(raw), t)
+		p := reflect.New(h.paramType(i)).Elem()
+		if err := dec.decode(codec, raw, p); err != nil {
+			return nil, argError(i, err)
 		}
-		args = append(args, p.Elem())
+		args = append(args, p)
 	}
 	out := h.fn.Call(args)
 	var res any
@@ -138,9 +145,27 @@ func (h *handler) paramType(i int) reflect.Type {
 	return h.params[i]
 }
 
-func plural(n int) string {
+func pluralS(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
+}
+
+// plural turns what expected returns into its plural: "a Number" ->
+// "Numbers", "a Blob or a String" -> "Blobs or Strings".
+func plural(words string) string {
+	if words == "any value" {
+		return "values"
+	}
+	parts := strings.Split(words, " or ")
+	for i, p := range parts {
+		p = strings.TrimPrefix(p, "a ")
+		first, rest, _ := strings.Cut(p, " ")
+		parts[i] = first + "s"
+		if rest != "" {
+			parts[i] += " " + rest
+		}
+	}
+	return strings.Join(parts, " or ")
 }

@@ -42,6 +42,7 @@ type Plugin struct {
 	meta     Meta
 	sess     *rpc.Session
 	codec    wire.Codec
+	dec      decoder // for handler parameters and CallAs
 	ed       host.Adapter
 	log      *slog.Logger
 	logPath  string

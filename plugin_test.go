@@ -537,8 +537,8 @@ func TestServeRequests(t *testing.T) {
 		checkEqual(t, "fail", e.request("fail"), []any{nil, "bad input"})
 		checkEqual(t, "unknown method", e.request("nope", 1),
 			[]any{nil, `no method "nope"; the plugin has: add, boom, fail, greet`})
-		checkEqual(t, "too few arguments", e.request("add", 1), []any{nil, "takes 2 arguments (int, int), got 1"})
-		checkEqual(t, "bad argument", e.request("add", 1, "two"), []any{nil, "argument 2: cannot use String as int"})
+		checkEqual(t, "too few arguments", e.request("add", 1), []any{nil, "takes 2 arguments (a Number, a Number), got 1"})
+		checkEqual(t, "bad argument", e.request("add", 1, "two"), []any{nil, `argument 2: expected a Number, got a String ("two")`})
 	})
 }
 
@@ -650,9 +650,9 @@ func TestServeCmdAndExec(t *testing.T) {
 		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncCmd, args: []any{"let g:x = 1 | let g:y = 2", map[string]any{}}, request: true})
 		checkEqual(t, "exec", e.request("exec", "a\nb", "c"), []any{nil, nil})
 		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncExec, args: []any{"demo", []any{"a", "b", "c"}}, request: true})
-		checkEqual(t, "exec error", e.request("exec", "echo x"), []any{nil, "Exec(): line 1: Vim(echo):E121: Undefined variable: x"})
+		checkEqual(t, "exec error", e.request("exec", "echo x"), []any{nil, "line 1: Vim(echo):E121: Undefined variable: x"})
 		e.next()
-		checkEqual(t, "exec error's Fn", e.request("exec_fn", "echo x"), []any{"Exec", nil})
+		checkEqual(t, "exec error's Fn", e.request("exec_fn", "echo x"), []any{"", nil})
 	})
 }
 

@@ -16,7 +16,7 @@ func TestEditorAPI(t *testing.T) {
 		mustEqual(t, ed, "Call", ed.MustEval(t, `vigor#request('vtest', 'call', ['abs', [-3]])`), int64(3))
 		mustEqual(t, ed, "Call, no args", ed.MustEval(t, `vigor#request('vtest', 'call', ['localtime', []]) > 0`), int64(1))
 		mustEqual(t, ed, "CallAs", ed.MustEval(t, `vigor#request('vtest', 'call_int', ['strlen', ['abcd']])`), int64(4))
-		mustThrow(t, ed, `vigor#request('vtest', 'call_int', ['toupper', ['x']])`, "vtest.call_int: toupper(): cannot use String as int")
+		mustThrow(t, ed, `vigor#request('vtest', 'call_int', ['toupper', ['x']])`, `vtest.call_int: toupper(): the result: expected a Number, got a String ("X")`)
 		mustThrow(t, ed, `vigor#request('vtest', 'call', ['NoSuchFunction', []])`, "vtest.call: NoSuchFunction(): ", "E117: Unknown function: NoSuchFunction")
 		ed.MustExec(t, `function! Thrower() abort
 throw 'my own error'

@@ -53,7 +53,7 @@ func TestCmdAndExec(t *testing.T) {
 		// The first error ends the script and names its line.
 		ed.MustExec(t, `unlet! g:h2_e1 g:h2_e3`)
 		mustThrow(t, ed, `vigor#request('h2exec', 'exec', ['let g:h2_e1 = 1', 'echo h2_nosuch', 'let g:h2_e3 = 3'])`,
-			"[vigor] h2exec.exec: Exec(): line 2: Vim(echo):E121: Undefined variable: h2_nosuch")
+			"[vigor] h2exec.exec: line 2: Vim(echo):E121: Undefined variable: h2_nosuch")
 		mustEqual(t, ed, "after the error", ed.MustEval(t, `[exists('g:h2_e1'), exists('g:h2_e3')]`), []any{int64(1), int64(0)})
 		var parts map[string]string
 		check := func(what string, lines []string, fn, msg string) {

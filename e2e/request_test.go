@@ -24,9 +24,9 @@ func TestRequestErrors(t *testing.T) {
 		// The stack went to the log.
 		ed.WaitFor(t, `match(join(readfile(g:vigor#cache_dir . '/log/vtest.log'), "\n"), 'panic in handler.*main.go') >= 0`, 10*time.Second)
 		// Wrong types name the method and the argument.
-		mustThrow(t, ed, `vigor#request('vtest', 'int', ['x'])`, "vtest.int: argument 1: cannot use String as int")
-		mustThrow(t, ed, `vigor#request('vtest', 'strs', [[1, 2]])`, "vtest.strs: argument 1: cannot use List as []string")
-		mustThrow(t, ed, `vigor#request('vtest', 'greet', [])`, "vtest.greet: takes 1 argument (string), got 0")
+		mustThrow(t, ed, `vigor#request('vtest', 'int', ['x'])`, `vtest.int: argument 1: expected a Number, got a String ("x")`)
+		mustThrow(t, ed, `vigor#request('vtest', 'strs', [[1, 2]])`, `vtest.strs: argument 1: index 0: expected a String, got a Number (1)`)
+		mustThrow(t, ed, `vigor#request('vtest', 'greet', [])`, "vtest.greet: takes 1 argument (a String), got 0")
 		mustThrow(t, ed, `vigor#request('vtest', 'greet', ['a', 'b'])`, "got 2")
 		// Invalid and unknown names.
 		mustThrow(t, ed, `vigor#request('bad.name', 'x', [])`, "[vigor] invalid plugin name 'bad.name'")

@@ -7,6 +7,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -34,9 +35,12 @@ type Call struct {
 }
 
 // CallError is an error raised by the editor while running a function.
+// Msg is the editor's message as the user should see it (editorMessage);
+// Full is the message as the editor sent it, for the log.
 type CallError struct {
-	Fn  string
-	Msg string
+	Fn   string
+	Msg  string
+	Full string
 }
 
 func (e *CallError) Error() string {
@@ -44,14 +48,78 @@ func (e *CallError) Error() string {
 }
 
 // BatchError says which call of a batch failed; the calls before it ran.
+// Msg and Full are as in CallError.
 type BatchError struct {
 	Index int
 	Fn    string
 	Msg   string
+	Full  string
 }
 
 func (e *BatchError) Error() string {
 	return fmt.Sprintf("call %d of the batch, %s(): %s", e.Index, e.Fn, e.Msg)
+}
+
+// ArgError is an argument of a call that cannot be sent to the editor:
+// the codec refused it (a *wire.ValueError), so the call was not made.
+type ArgError struct {
+	Fn   string // the function called
+	Call int    // the call's index in a batch, or -1
+	Arg  int    // the argument's index, counting from 0
+	Err  *wire.ValueError
+	base int // how many items of Err.Path lead to the argument
+}
+
+// Msg says what is wrong with the argument, for users.
+func (e *ArgError) Msg() string { return e.Err.At(e.base) }
+
+// Item returns, for an argument that is a List, the index of its item
+// that holds what is wrong, and what is wrong with that item; ok is false
+// when the codec did not say.
+func (e *ArgError) Item() (index int, msg string, ok bool) {
+	if len(e.Err.Path) <= e.base {
+		return 0, "", false
+	}
+	return e.Err.Path[e.base], e.Err.At(e.base + 1), true
+}
+
+func (e *ArgError) Error() string {
+	s := fmt.Sprintf("%s(): argument %d: %s", e.Fn, e.Arg+1, e.Msg())
+	if e.Call >= 0 {
+		s = fmt.Sprintf("batch call %d, %s", e.Call, s)
+	}
+	return s
+}
+
+func (e *ArgError) Unwrap() error { return e.Err }
+
+// atomicArgError is argError for the error of msgpackrpc.AppendAtomicCalls,
+// whose path is the call, then the argument.
+func atomicArgError(calls []Call, err error) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) && len(ve.Path) >= 2 {
+		return argError(calls[ve.Path[0]].Fn, ve.Path[0], ve, 2)
+	}
+	return err
+}
+
+// argError returns err as an *ArgError of fn if the codec refused one of
+// the arguments: the argument is at Path[base-1] of the codec's error.
+func argError(fn string, call int, err error, base int) error {
+	if err == nil {
+		return nil
+	}
+	return argErrorOf(fn, call, err, base)
+}
+
+// argErrorOf is argError for an error: apart, so that the success path
+// does not allocate the target of errors.As.
+func argErrorOf(fn string, call int, err error, base int) error {
+	var ve *wire.ValueError
+	if errors.As(err, &ve) && len(ve.Path) >= base {
+		return &ArgError{Fn: fn, Call: call, Arg: ve.Path[base-1], Err: ve, base: base}
+	}
+	return err
 }
 
 // Adapter is what every editor adapter provides.
@@ -139,12 +207,19 @@ func (v *Vim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 		args = []any{}
 	}
 	name, params := v.t.Call(fn, args)
+	base := 1
+	if name == vimjson.FuncLegacy {
+		// The arguments go inside the helper's: they count as values of
+		// their own for wire.MaxDepth, as they do when they are the params.
+		list := wire.Appender(func(b []byte) ([]byte, error) { return vimjson.AppendArgs(b, args) })
+		params, base = []any{fn, list}, 2
+	}
 	raw, err := v.c.Call(ctx, name, params)
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: vimjson.Message(fn, re.Error())}
+			return nil, &CallError{Fn: fn, Msg: editorMessage(vimjson.Message(fn, re.Error())), Full: re.Error()}
 		}
-		return nil, err
+		return nil, argError(fn, -1, err, base)
 	}
 	return raw, nil
 }
@@ -154,7 +229,7 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 	if args == nil {
 		args = []any{}
 	}
-	return v.c.Notify(ctx, fn, args)
+	return argError(fn, -1, v.c.Notify(ctx, fn, args), 1)
 }
 
 // EditorNotification implements Adapter: Vim sends none.
@@ -186,8 +261,8 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 			b = append(b, ',')
 			if c.Args == nil {
 				b = append(b, '[', ']')
-			} else if b, err = vimjson.AppendValue(b, c.Args); err != nil {
-				return b, fmt.Errorf("batch call %d, %s(): %w", i, c.Fn, err)
+			} else if b, err = vimjson.AppendArgs(b, c.Args); err != nil {
+				return b, argError(c.Fn, i, err, 1)
 			}
 			if legacy {
 				b = append(b, ']')
@@ -228,8 +303,8 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 		return results, fmt.Errorf("unexpected batch error from the editor: %.100s", pair[1])
 	}
 	idx, _ := fail[0].(int64)
-	msg := trimThrowpoint(fmt.Sprint(fail[len(fail)-1]))
-	be := &BatchError{Index: int(idx), Msg: msg}
+	full := fmt.Sprint(fail[len(fail)-1])
+	be := &BatchError{Index: int(idx), Msg: editorMessage(full), Full: full}
 	if be.Index >= 0 && be.Index < len(calls) {
 		be.Fn = calls[be.Index].Fn
 	}
@@ -264,9 +339,10 @@ func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error
 	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
-			return nil, &CallError{Fn: fn, Msg: trimThrowpoint(nvimMessage(n.codec, re))}
+			full := nvimMessage(n.codec, re)
+			return nil, &CallError{Fn: fn, Msg: editorMessage(full), Full: full}
 		}
-		return nil, err
+		return nil, argError(fn, -1, err, 2)
 	}
 	return raw, nil
 }
@@ -310,7 +386,7 @@ func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
 	if args == nil {
 		args = []any{}
 	}
-	return n.c.Notify(ctx, "nvim_call_function", []any{fn, args})
+	return argError(fn, -1, n.c.Notify(ctx, "nvim_call_function", []any{fn, args}), 2)
 }
 
 // EditorNotification implements Adapter: nvim_error_event [type, message].
@@ -331,11 +407,21 @@ func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
 	return true, fmt.Errorf("Neovim reported an error for a notification: %v", msg)
 }
 
-// Neovim puts where a user exception was thrown in front of its message
-// ("function A[2]..B, line 6: message"). The message alone reads better.
-var throwpoint = regexp.MustCompile(`^(?:function |Error executing lua: )?\S*\[\d+\](?:\.\.\S+)*, line \d+: `)
+// Neovim puts where an error was raised in front of its message: the
+// call stack, its entries joined by "..", each the function or script and
+// its line, the kind of entry named where it changes, then the line of
+// the last one: "function A[2]..B, line 6: ", or, for a chain that
+// started in a sourced script, "function VigorTestExec[2]..script
+// /tmp/x.vim[3]..function vigor#request[10]..Do[1]..Inner, line 1: ".
+// Vim does not (its v:exception is the message alone).
+var throwpoint = regexp.MustCompile(`^(?:Error executing lua: )?` +
+	`(?:(?:function|script|autocommand|modeline|lambda|internal) .*?|[^\s\[\]]+\[\d+\](?:\.\.\S+)*), line \d+: `)
 
-func trimThrowpoint(msg string) string {
+// editorMessage is the message of an error that the editor raised, as the
+// user should see it: the message itself, the same on both editors. The
+// stack in front of it (throwpoint) names the runtime's private functions
+// and the user's scripts; it stays in the log (CallError.Full).
+func editorMessage(msg string) string {
 	return throwpoint.ReplaceAllString(msg, "")
 }
 
@@ -377,7 +463,11 @@ func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		return (&Nvim{c: n.c, codec: n.codec, BatchMode: "lua"}).Batch(ctx, calls)
 	}
 	atomic := wire.Appender(func(b []byte) ([]byte, error) {
-		return msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
+		b, err := msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
+		if err != nil {
+			return b, atomicArgError(calls, err)
+		}
+		return b, nil
 	})
 	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"reflect"
 	"strings"
@@ -262,7 +263,7 @@ func TestVimFunctionNames(t *testing.T) {
 		builtin := tt.fn == "strftime" || tt.fn == "foo_bar"
 		sent := f.only(t)
 		if builtin {
-			checkSent(t, sent, false, vimjson.FuncLegacy, []any{tt.fn, []any{}})
+			checkSent(t, sent, false, vimjson.FuncLegacy, []any{tt.fn, wire.Raw(`[]`)})
 		} else if sent.method != tt.want {
 			t.Errorf("Call(%q) sent %q, want %q", tt.fn, sent.method, tt.want)
 		}
@@ -629,6 +630,16 @@ func TestNvimCallRemoteError(t *testing.T) {
 		// Not Neovim's [type, message]: printed.
 		{"a String", "a String"},
 		{[]any{1, 2, 3}, "[1 2 3]"},
+		// A chain that started in a sourced script (seen with Neovim
+		// 0.11, e2e TestEditorErrorsFromScripts), with spaces in a path.
+		{[]any{0, "function VigorTestExec[2]..script /tmp/my dir/run.vim[3]..function vigor#request[10]..vigor#_internal#host#request[2]..Do[1]..Inner, line 1: my own error"},
+			"my own error"},
+		{[]any{0, "function VigorTestExec[2]..script /tmp/run.vim[3]..function vigor#request[10]..vigor#_internal#host#request[2]..vigor#_internal#api#cmd, line 2: x, line 3: y"},
+			"x, line 3: y"},
+		{[]any{0, "script /tmp/a.vim[1]..function Do, line 1: Vim(call):E117: Unknown function: x"}, "Vim(call):E117: Unknown function: x"},
+		{[]any{0, "autocommand User Foo..function Do, line 1: boom"}, "boom"},
+		// A message that only looks like one is left alone.
+		{[]any{0, "my own error, line 3: still mine"}, "my own error, line 3: still mine"},
 	}
 	for _, tt := range tests {
 		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
@@ -640,6 +651,11 @@ func TestNvimCallRemoteError(t *testing.T) {
 		}
 		if ce.Fn != "Foo" || ce.Msg != tt.msg {
 			t.Errorf("CallError = %+v, want Fn Foo, Msg %q", ce, tt.msg)
+		}
+		if l, ok := tt.errVal.([]any); ok {
+			if full, ok := l[1].(string); ok && ce.Full != full {
+				t.Errorf("CallError.Full = %q, want %q", ce.Full, full)
+			}
 		}
 	}
 	// Transport errors pass through unchanged.
@@ -909,5 +925,87 @@ func TestErrorStrings(t *testing.T) {
 	}
 	if got := (&host.BatchError{Index: 3, Fn: "F", Msg: "m"}).Error(); got != "call 3 of the batch, F(): m" {
 		t.Errorf("BatchError: %q", got)
+	}
+}
+
+// encodingCaller encodes each message with a codec, as the session does,
+// and fails with the codec's error (the session sends nothing then).
+type encodingCaller struct{ codec wire.Codec }
+
+func (c encodingCaller) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	_, err := c.codec.AppendRequest(nil, 1, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return wire.Raw("0"), nil
+}
+
+func (c encodingCaller) Notify(ctx context.Context, method string, params []any) error {
+	_, err := c.codec.AppendNotification(nil, method, params)
+	return err
+}
+
+// An argument that the editor cannot take is an *ArgError that names the
+// function, the argument and, for a value nested too deep, how deep that
+// argument may nest: the same for every way of calling and both editors,
+// but for the depth itself.
+func TestArgError(t *testing.T) {
+	nest := func(n int) any {
+		var v any = 1
+		for i := 0; i < n; i++ {
+			v = []any{v}
+		}
+		return v
+	}
+	const big = "18446744073709551615 does not fit in a Number (at most 9223372036854775807)"
+	for _, tc := range []struct {
+		host, calls string
+		deep        int
+		deepMsg     string
+	}{
+		{"vim", "", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
+		{"vim", "command", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
+		{"nvim", "", 29, "Lists and Dicts nested more than 28 deep, more than Neovim reads"},
+	} {
+		codec, err := host.NewCodec(tc.host, tc.calls, strings.NewReader(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := host.New(tc.host, encodingCaller{codec}, codec)
+		check := func(what string, err error, fn string, call, arg int, msg string) {
+			t.Helper()
+			var ae *host.ArgError
+			if !errors.As(err, &ae) {
+				t.Fatalf("%s %s %s: %v, want a *host.ArgError", tc.host, tc.calls, what, err)
+			}
+			if ae.Fn != fn || ae.Call != call || ae.Arg != arg || ae.Msg() != msg {
+				t.Errorf("%s %s %s: %+v, %q; want %s, call %d, argument %d, %q", tc.host, tc.calls, what, ae, ae.Msg(), fn, call, arg, msg)
+			}
+		}
+		for _, fn := range []string{"abs", "Foo", "a#b"} { // a builtin goes through a helper on Vim
+			_, err := a.Call(bg, fn, []any{1, uint64(math.MaxUint64)})
+			check("Call "+fn, err, fn, -1, 1, big)
+			_, err = a.Call(bg, fn, []any{nest(tc.deep)})
+			check("Call deep "+fn, err, fn, -1, 0, tc.deepMsg)
+			check("Notify "+fn, a.Notify(bg, fn, []any{"x", "y", uint64(math.MaxUint64)}), fn, -1, 2, big)
+		}
+		_, err = a.Batch(bg, []host.Call{{Fn: "abs", Args: []any{1}}, {Fn: "F", Args: []any{"x", uint64(math.MaxUint64)}}})
+		check("Batch", err, "F", 1, 1, big)
+		if got := err.Error(); got != "batch call 1, F(): argument 2: "+big {
+			t.Errorf("%s: Batch: %q", tc.host, got)
+		}
+		if tc.host == "nvim" {
+			_, err = a.Batch(bg, []host.Call{{Fn: "F", Args: []any{nest(26)}}})
+			check("Batch deep", err, "F", 0, 0, "Lists and Dicts nested more than 25 deep, more than Neovim reads")
+		}
+		// Inside an argument: the item of a List that holds the trouble.
+		_, err = a.Call(bg, "F", []any{"a", []any{1, 2, uint64(math.MaxUint64)}})
+		var ae *host.ArgError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: %v", tc.host, err)
+		}
+		if i, msg, ok := ae.Item(); !ok || i != 2 || msg != big {
+			t.Errorf("%s: Item() = %d, %q, %v", tc.host, i, msg, ok)
+		}
 	}
 }

@@ -76,8 +76,8 @@ type Codec interface {
 	AppendNotification(b []byte, method string, params []any) ([]byte, error)
 	// AppendResponse appends the response to request id. On Vim the
 	// response has no error slot; errors travel inside result. A
-	// Fallible result is written as its Value, or as its Fallback when
-	// the Value cannot be sent.
+	// Fallible result is written as its Value(), or as its Fallback when
+	// that cannot be sent.
 	AppendResponse(b []byte, id int64, result any) ([]byte, error)
 	// Unmarshal decodes one Raw value into v. A value nested more than
 	// MaxDepth deep is an error wrapping ErrTooDeep.
@@ -151,11 +151,14 @@ func (e *ValueError) In(i, level, room int) *ValueError {
 const maxPath = 4
 
 // Fallible is a response result that may fail to encode: AppendResponse
-// writes Value, or, if Value cannot be sent, Fallback(err) in its place
+// writes Value(), or, if that cannot be sent, Fallback(err) in its place
 // (err is a *ValueError, or another encoding error). The SDK answers every
 // request with one, so that a result the editor cannot take fails the
-// request instead of leaving the editor waiting for an answer.
-type Fallible struct {
-	Value    any
-	Fallback func(err error) any
+// request instead of leaving the editor waiting for an answer. A List
+// Value's items are limited in depth (MaxDepth) as params are, on their
+// own. (An interface, so that the SDK's reply costs no more allocations
+// than the List it holds.)
+type Fallible interface {
+	Value() any
+	Fallback(err error) any
 }

@@ -50,7 +50,20 @@ endfunction
 " Eval(): evaluates {expr} with the keys of {vars} as l: variables.
 function! vigor#_internal#api#eval(expr, vars) abort
   call extend(l:, a:vars)
-  return eval(a:expr)
+  return s:sendable(eval(a:expr))
+endfunction
+
+" Values that no channel carries: Neovim's API would send a Funcref as
+" v:null without a word, Vim's JSON channel fails to encode it.
+let s:unsendable = {'2': 'a Funcref', '8': 'a Job', '9': 'a Channel'}
+
+" Returns {value}, or throws if it cannot reach a plugin.
+function! s:sendable(value) abort
+  let l:what = get(s:unsendable, type(a:value), '')
+  if l:what !=# ''
+    throw 'the result is ' . l:what . ', which cannot be sent to a plugin'
+  endif
+  return a:value
 endfunction
 
 " Dispatch(): calls another plugin, waiting for it to load if needed.

@@ -123,8 +123,7 @@ func TestDictKeysMustBeStrings(t *testing.T) {
 // Value cannot be sent.
 func TestAppendResponseFallible(t *testing.T) {
 	c := newCodec(nil)
-	fallback := func(err error) any { return []any{nil, err.Error()} }
-	got, err := c.AppendResponse([]byte{0xff}, 3, wire.Fallible{Value: []any{uint64(math.MaxUint64), nil}, Fallback: fallback})
+	got, err := c.AppendResponse([]byte{0xff}, 3, fallible{uint64(math.MaxUint64), nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,3 +191,10 @@ func TestReadTooDeep(t *testing.T) {
 		t.Fatalf("the next message: %v %q, %v", m.Kind, m.Method, err)
 	}
 }
+
+// fallible is a wire.Fallible of a List that answers an error with
+// [null, message].
+type fallible []any
+
+func (f fallible) Value() any             { return []any(f) }
+func (f fallible) Fallback(err error) any { return []any{nil, err.Error()} }

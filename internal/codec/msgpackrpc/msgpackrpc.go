@@ -132,7 +132,10 @@ func (c *Codec) readFrame() ([]byte, error) {
 			continue
 		}
 		buf, _ := c.br.Peek(n)
-		end, err := find(buf, 0)
+		end, err := skip(buf, 0)
+		if err == errTooDeep {
+			end, err = findDeep(buf, 0)
+		}
 		if err == nil {
 			frame := bytes.Clone(buf[:end])
 			_, _ = c.br.Discard(end)
@@ -288,7 +291,10 @@ func (c *Codec) readParams(m *wire.Message, frame []byte) error {
 // item returns the next value of frame, without copying it.
 func (c *Codec) item(frame []byte) (wire.Raw, error) {
 	start := len(frame) - c.frame.Len()
-	end, err := find(frame, start)
+	end, err := skip(frame, start)
+	if err == errTooDeep {
+		end, err = findDeep(frame, start)
+	}
 	if err != nil {
 		// The frame is a whole msgpack object: this does not happen.
 		return nil, err
@@ -354,7 +360,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	}
 	if f, ok := result.(wire.Fallible); ok {
 		start := len(c.out.b)
-		if err = c.encodeValue(f.Value, level); err != nil {
+		if err = c.encodeValue(f.Value(), level); err != nil {
 			c.out.b = c.out.b[:start]
 			err = c.encodeValue(f.Fallback(err), level)
 		}
@@ -363,9 +369,10 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	return c.out.b, c.encodeValue(result, level)
 }
 
-// encodeList writes xs, a List at level (MaxMessageDepth).
+// encodeList writes xs, a List at level (MaxMessageDepth). Its items are
+// at level+1: checking here spares the check of each String.
 func (c *Codec) encodeList(xs []any, level int) error {
-	if level > MaxMessageDepth {
+	if level > MaxMessageDepth || len(xs) > 0 && level == MaxMessageDepth {
 		return tooDeep()
 	}
 	if err := c.enc.EncodeArrayLen(len(xs)); err != nil {
@@ -383,10 +390,7 @@ func (c *Codec) encodeList(xs []any, level int) error {
 // encoder writes is checked afterwards (checkEncoded).
 func (c *Codec) encodeValue(v any, level int) error {
 	switch x := v.(type) {
-	case string:
-		if level > MaxMessageDepth {
-			return tooDeep()
-		}
+	case string: // at a level that encodeList checked
 		return c.enc.EncodeString(x)
 	case wire.Raw:
 		// From the editor, so a Number and its map keys are right; a value
@@ -407,6 +411,15 @@ func (c *Codec) encodeValue(v any, level int) error {
 			return c.enc.EncodeNil() // as for any nil slice
 		}
 		return c.encodeList(x, level)
+	}
+	return c.encodeOther(v, level)
+}
+
+// encodeOther is encodeValue for the values that the encoder writes. (A
+// switch of its own: more cases in encodeValue's slowed down every String
+// and List; BENCHMARKS.md, 2026-12-01.)
+func (c *Codec) encodeOther(v any, level int) error {
+	switch x := v.(type) {
 	case uint64:
 		if x > math.MaxInt64 {
 			return uintError(x)
@@ -494,7 +507,10 @@ func checkEncoded(r []byte, level int) error {
 // isStr reports whether c starts a msgpack str.
 func isStr(c byte) bool { return c >= 0xa0 && c <= 0xbf || c == 0xd9 || c == 0xda || c == 0xdb }
 
-// tooDeep is the error for a value nested deeper than Neovim reads.
+// tooDeep is the error for a value nested deeper than Neovim reads. (Not
+// inlined, as atIndex: the error paths kept in encodeList made it slower.)
+//
+//go:noinline
 func tooDeep() error {
 	return &wire.ValueError{
 		Msg:     fmt.Sprintf("Lists and Dicts nested too deep, more than Neovim reads (%d levels in a message)", MaxMessageDepth),
@@ -509,6 +525,8 @@ func uintError(n uint64) error {
 
 // atIndex records in err, if it is a *wire.ValueError, that it is in item
 // i of a List at level.
+//
+//go:noinline
 func atIndex(err error, i, level int) error {
 	if ve, ok := err.(*wire.ValueError); ok {
 		ve.In(i, level-2, MaxMessageDepth-level-1)
@@ -531,8 +549,10 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
-	if err := checkDepth(r); err != nil {
-		return err
+	if len(r) > wire.MaxDepth { // a value of n bytes nests n levels at most
+		if err := checkDepth(r); err != nil {
+			return err
+		}
 	}
 	vd := c.values.Get().(*valueDecoder)
 	vd.r.Reset(r)
@@ -557,8 +577,10 @@ func Unmarshal(r wire.Raw, v any) error {
 	if unmarshalFast(r, v) {
 		return nil
 	}
-	if err := checkDepth(r); err != nil {
-		return err
+	if len(r) > wire.MaxDepth { // a value of n bytes nests n levels at most
+		if err := checkDepth(r); err != nil {
+			return err
+		}
 	}
 	d := newValueDecoder(bytes.NewReader(r))
 	return decode(d, v)
@@ -567,11 +589,8 @@ func Unmarshal(r wire.Raw, v any) error {
 // checkDepth refuses a value that nests Lists and Dicts more than
 // wire.MaxDepth deep, as encoding/json does for Vim ([[1]] nests 2 deep):
 // the decoder has no limit of its own. Such a value is longer than
-// wire.MaxDepth bytes, so shorter ones are not looked at.
+// wire.MaxDepth bytes, so callers look only at longer ones.
 func checkDepth(r []byte) error {
-	if len(r) <= wire.MaxDepth {
-		return nil
-	}
 	var left []int // items still to come in each open List or Dict
 	for i := 0; i < len(r); {
 		c := r[i]
@@ -732,9 +751,14 @@ func (c *Codec) SplitList(r wire.Raw) ([]wire.Raw, error) {
 	}
 	out := make([]wire.Raw, n)
 	for k := range out {
-		end, err := find(r, i)
+		end, err := skip(r, i)
 		if err != nil {
-			return nil, err
+			if err != errTooDeep {
+				return nil, err
+			}
+			if end, err = findDeep(r, i); err != nil {
+				return nil, err
+			}
 		}
 		out[k] = r[i:end:end]
 		i = end
@@ -771,18 +795,17 @@ const maxDepth = 10000
 // errTooDeep is skip's error for an object nested deeper than maxDepth.
 var errTooDeep = fmt.Errorf("%w: values nested too deep", wire.ErrMalformed)
 
-// find returns where the msgpack object that starts at r[i] ends, as skip
-// does, with no limit on its depth: what skip does not follow, the
-// scanner does (it keeps its place in a slice, not on the stack). A value
+// findDeep returns where the msgpack object that starts at r[i] ends, for
+// one nested deeper than skip follows (errTooDeep): the scanner follows
+// any depth (it keeps its place in a slice, not on the stack). A value
 // nested too deep is refused where it is decoded (Unmarshal), so that the
-// message around it is read and answered.
-func find(r []byte, i int) (int, error) {
-	end, err := skip(r, i)
-	if err == errTooDeep {
-		s := scanner{pos: i}
-		return s.scan(r)
-	}
-	return end, err
+// message around it is read and answered. Callers call skip first: it is
+// faster, and inlined.
+//
+//go:noinline
+func findDeep(r []byte, i int) (int, error) {
+	s := scanner{pos: i}
+	return s.scan(r)
 }
 
 // skip returns where the msgpack object that starts at r[i] ends.

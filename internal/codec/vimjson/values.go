@@ -24,6 +24,12 @@ import (
 // sent with each invalid byte replaced by U+FFFD (appendString).
 func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
 
+// AppendArgs appends args as a List whose items count as values of their
+// own for wire.MaxDepth, as a message's params do: the arguments of a call
+// in a batch. A *wire.ValueError's Path starts at the index of the
+// argument.
+func AppendArgs(b []byte, args []any) ([]byte, error) { return appendList(b, args, -1) }
+
 // appendValue is AppendValue for a value inside depth Lists and Dicts.
 func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	switch x := v.(type) {
@@ -155,10 +161,15 @@ func appendUint(b []byte, n uint64) ([]byte, error) {
 	return strconv.AppendUint(b, n, 10), nil
 }
 
+// uintError, tooDeep and atIndex are not inlined: the error paths kept in
+// the encoding functions made them slower.
+//
+//go:noinline
 func uintError(n uint64) error {
 	return &wire.ValueError{Msg: fmt.Sprintf("%d does not fit in a Number (at most %d)", n, int64(math.MaxInt64))}
 }
 
+//go:noinline
 func tooDeep() error {
 	return &wire.ValueError{
 		Msg:     fmt.Sprintf("Lists and Dicts nested more than %d deep, more than Vigor sends", wire.MaxDepth),
@@ -168,6 +179,8 @@ func tooDeep() error {
 
 // atIndex records in err, if it is a *wire.ValueError, that it is in item
 // i of a List inside depth Lists and Dicts.
+//
+//go:noinline
 func atIndex(err error, i, depth int) error {
 	if ve, ok := err.(*wire.ValueError); ok {
 		ve.In(i, depth+1, wire.MaxDepth-depth-1)
@@ -236,7 +249,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 		return append(b, ']'), nil
 	case reflect.Map:
 		if rv.Type().Key().Kind() != reflect.String {
-			return b, &wire.ValueError{Msg: fmt.Sprintf("a %s cannot be sent to the editor: Dict keys must be Strings", rv.Type())}
+			return b, &wire.ValueError{Msg: "Dict keys must be Strings", Detail: fmt.Errorf("a %s", rv.Type())}
 		}
 		if rv.IsNil() {
 			return append(b, "null"...), nil
@@ -402,6 +415,41 @@ func appendBytes(b []byte, p []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plain holds the bytes that appendString writes as they are: printable
+// ASCII but the quote and the backslash. Read only.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const (
+	lsb = 0x0101010101010101 // a one in each byte
+	msb = 0x8080808080808080 // each byte's top bit
+)
+
+// special reports whether one of the eight bytes of w is not plain: below
+// 0x20, 0x80 or above, a quote or a backslash. (The test for a zero byte,
+// x-lsb &^ x, has its top bit set for each byte of x that is 0; applied to
+// w-0x20, w^'"' and w^'\\'. It may say so for a plain byte after one that
+// is not, never the other way round.) Eight bytes at once keep the check
+// for UTF-8 from slowing appendString down (BENCHMARKS.md, 2026-12-01).
+func special(w uint64) bool {
+	below := (w - 0x20*lsb) &^ w
+	q := w ^ ('"' * lsb)
+	bs := w ^ ('\\' * lsb)
+	return (below|w|(q-lsb)&^q|(bs-lsb)&^bs)&msb != 0
+}
+
+// load64 reads s[i:i+8] as a little-endian word (the compiler makes it
+// one load).
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
 // appendString writes s as a JSON string. Each byte that is not part of
 // valid UTF-8 is written as U+FFFD, as Vim itself does for the strings it
 // sends: Vim's JSON reader takes a message with invalid UTF-8 for an
@@ -411,8 +459,12 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && !special(load64(s, i)) {
+			i += 8 // eight plain bytes at once
+			continue
+		}
 		c := s[i]
-		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+		if plain[c] {
 			i++
 			continue
 		}

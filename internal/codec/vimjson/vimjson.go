@@ -340,7 +340,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 		value := result
 		f, fallible := result.(wire.Fallible)
 		if fallible {
-			value = f.Value
+			value = f.Value()
 		}
 		b, err := c.appendCall(b, 0, c.ReplyFunc, []any{id, value})
 		if err != nil && fallible {
@@ -360,7 +360,9 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	valStart := len(b)
 	var err error
 	if f, ok := result.(wire.Fallible); ok {
-		if b, err = AppendValue(b, f.Value); err != nil {
+		// The Value is the runtime's reply tuple, whose items count as
+		// values of their own, as a message's params do.
+		if b, err = appendValue(b, f.Value(), -1); err != nil {
 			b, err = AppendValue(b[:valStart], f.Fallback(err))
 		}
 	} else {

@@ -802,12 +802,11 @@ func TestDepth(t *testing.T) {
 // Value cannot be sent.
 func TestAppendResponseFallible(t *testing.T) {
 	c := newCodec("")
-	fallback := func(err error) any { return []any{nil, err.Error()} }
-	got, err := c.AppendResponse(nil, 3, wire.Fallible{Value: []any{"ok", nil}, Fallback: fallback})
+	got, err := c.AppendResponse(nil, 3, fallible{"ok", nil})
 	if err != nil || string(got) != "[3,[\"ok\",null]]\n" {
 		t.Fatalf("ok: %q, %v", got, err)
 	}
-	got, err = c.AppendResponse([]byte("x"), 3, wire.Fallible{Value: []any{uint64(math.MaxUint64), nil}, Fallback: fallback})
+	got, err = c.AppendResponse([]byte("x"), 3, fallible{uint64(math.MaxUint64), nil})
 	want := "x[3,[null,\"18446744073709551615 does not fit in a Number (at most 9223372036854775807)\"]]\n"
 	if err != nil || string(got) != want {
 		t.Fatalf("fallback: %q, %v; want %q", got, err, want)
@@ -1238,3 +1237,48 @@ func TestAppendRequestCallCommand(t *testing.T) {
 		}
 	}
 }
+
+// Every byte, at every place of a word, in Strings long enough for the
+// eight-bytes-at-once path: the text is valid UTF-8 and JSON, and reads
+// back as the String with each invalid byte replaced by U+FFFD.
+func TestStringsEveryByte(t *testing.T) {
+	want := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b.WriteString("\ufffd")
+			} else {
+				b.WriteString(s[i : i+n])
+			}
+			i += n
+		}
+		return b.String()
+	}
+	var cases []string
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 9; at++ {
+			b := []byte(strings.Repeat("abcdefgh", 3))
+			b[at] = byte(c)
+			cases = append(cases, string(b), string(b[:at+1]))
+		}
+	}
+	cases = append(cases, "日本語のテキストです、ね", "é"+strings.Repeat("x", 20)+"\xe6\x97", strings.Repeat("\x19\x7f\"\\", 9))
+	for _, s := range cases {
+		got := appendValue(t, s)
+		if !utf8.ValidString(got) || !json.Valid([]byte(got)) {
+			t.Fatalf("%q: %q is not valid UTF-8 and JSON", s, got)
+		}
+		var back string
+		if err := json.Unmarshal([]byte(got), &back); err != nil || back != want(s) {
+			t.Fatalf("%q: %q reads back as %q, %v; want %q", s, got, back, err, want(s))
+		}
+	}
+}
+
+// fallible is a wire.Fallible of a List that answers an error with
+// [null, message].
+type fallible []any
+
+func (f fallible) Value() any             { return []any(f) }
+func (f fallible) Fallback(err error) any { return []any{nil, err.Error()} }

@@ -54,7 +54,7 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
     try
       text = json_encode([msg[0], [result, null]])
     catch
-      text = json_encode([msg[0], [null, printf('its result (%s) cannot be sent to the plugin: %s', typename(result), v:exception)]])
+      text = json_encode([msg[0], [null, s:Unsendable(result)]])
     endtry
   endif
   try
@@ -62,6 +62,16 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
   catch
     # The plugin is gone; the job's exit callback reports that.
   endtry
+enddef
+
+" The message for a result that JSON cannot carry.
+def s:Unsendable(result: any): string
+  var t = type(result)
+  var what = t == v:t_func ? 'a Funcref' : t == v:t_job ? 'a Job' : t == v:t_channel ? 'a Channel' : ''
+  if what != ''
+    return 'the result is ' .. what .. ', which cannot be sent to a plugin'
+  endif
+  return 'the result holds a Funcref, a Job or a Channel, which cannot be sent to a plugin'
 enddef
 
 " Runs the builtin function fn in a legacy context. on_call() and batch()
