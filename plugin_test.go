@@ -291,9 +291,11 @@ func (e *fakeEditor) readNvim() error {
 			c.args, _ = params[1].([]any)
 		}
 		if c.fn == protocol.FuncReply && !c.request {
-			// The answer [token, [result, error]] to our $request token.
+			// The answer [token, result, error] to our $request token.
+			// On Neovim result and error come as two arguments.
 			id, _ := c.args[0].(int64)
-			e.deliver(id, mustBytes(msgpack.Marshal(c.args[1])))
+			tuple := c.args[1:]
+			e.deliver(id, mustBytes(msgpack.Marshal(tuple)))
 			continue
 		}
 		if c.request {

@@ -65,14 +65,14 @@ func TestCmdAndExec(t *testing.T) {
 				t.Fatalf("%s: %s: EditorError %v, want Fn %q and a message that starts with %q", ed.Kind, what, parts, fn, msg)
 			}
 		}
-		check("a :throw", []string{`let x = 1`, `" a comment`, `throw 'my own'`}, "Exec", "line 3: my own")
+		check("a :throw", []string{`let x = 1`, `" a comment`, `throw 'my own'`}, "", "line 3: my own")
 		// Continued lines count as the lines they are on.
-		check("after a continuation", []string{`let g:h2_l = [`, `\ 1]`, `call h2_nosuch()`}, "Exec", "line 3: Vim(call):E117: Unknown function: h2_nosuch")
+		check("after a continuation", []string{`let g:h2_l = [`, `\ 1]`, `call h2_nosuch()`}, "", "line 3: Vim(call):E117: Unknown function: h2_nosuch")
 		// A continued command fails on its first line.
-		check("in a continued command", []string{`let g:h2_x = 1`, `let g:h2_x = [`, `      \ h2_nosuch]`}, "Exec", "line 2: Vim(let):E121: Undefined variable: h2_nosuch")
+		check("in a continued command", []string{`let g:h2_x = 1`, `let g:h2_x = [`, `      \ h2_nosuch]`}, "", "line 2: Vim(let):E121: Undefined variable: h2_nosuch")
 		// In a function the script defines, the line of its call.
 		check("in a function", []string{`function! s:Bad() abort`, `  echo h2_nosuch`, `endfunction`, `call s:Bad()`},
-			"Exec", "line 4: Vim(echo):E121: Undefined variable: h2_nosuch")
+			"", "line 4: Vim(echo):E121: Undefined variable: h2_nosuch")
 
 		// An Exec may run another while it runs (here through the
 		// plugin again).

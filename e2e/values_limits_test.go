@@ -234,12 +234,12 @@ func TestValuesTooDeep(t *testing.T) {
 		pid := ed.MustEval(t, `vigor#request('vvals', 'pid', [])`)
 		ed.MustExec(t, "function! Deep(n) abort\n let l = 'leaf'\n for i in range(a:n)\n let l = [l]\n endfor\n return l\nendfunction")
 		ed.MustExec(t, "function! Depth(v) abort\n let d = 0\n let v = a:v\n while type(v) == v:t_list && len(v) > 0\n let d += 1\n let v = v[0]\n endwhile\n return d\nendfunction")
-		// Results: 29 levels on Neovim (32 less the response and the
-		// reply tuple, and the leaf).
-		mustEqual(t, ed, "result 29 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [29, 'leaf']))`), int64(29))
+		// Results: 28 levels on Neovim (32 less the answer's notification,
+		// its arguments and their list, and the leaf).
+		mustEqual(t, ed, "result 28 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [28, 'leaf']))`), int64(28))
 		if ed.Kind == "nvim" {
-			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [30, 'leaf'])`,
-				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 29 deep, more than Neovim reads")
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [29, 'leaf'])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 28 deep, more than Neovim reads")
 			// Through request_async the result lies deeper (in a
 			// notification's arguments): the failure callback says so.
 			ed.MustExec(t, `let g:failed = '' | call vigor#request_async('vvals', 'nested', [29, 1], {-> 0}, {e -> execute('let g:failed = e.message')})`)

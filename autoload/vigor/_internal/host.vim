@@ -104,13 +104,15 @@ endif
 let s:replies = {}
 let s:abandoned = {}
 
-" Called by the plugin (protocol.FuncReply) with [result, error].
-function! vigor#_internal#host#reply(token, res) abort
+" Called by the plugin (protocol.FuncReply) with [result, error], or on
+" Neovim with result and error as two arguments (one level less deep,
+" for Neovim's limit on nesting).
+function! vigor#_internal#host#reply(token, ...) abort
   if has_key(s:abandoned, a:token)
     unlet s:abandoned[a:token]
     return
   endif
-  let s:replies[a:token] = a:res
+  let s:replies[a:token] = a:0 == 1 ? a:1 : a:000
 endfunction
 
 " The answers, for vigor#request(), which waits on them and takes its own.

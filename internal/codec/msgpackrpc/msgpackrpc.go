@@ -344,17 +344,12 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	defer c.out.drop()
 	c.out.b = b
-	e := c.enc
-	var err error
-	level := 2 // the result in [1, id, nil, result]
 	if id < 0 && c.ReplyFunc != "" {
-		// The result in [2, "nvim_call_function", [ReplyFunc, [token, result]]].
-		level = 4
-		err = firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
-			e.EncodeArrayLen(2), e.EncodeString(c.ReplyFunc), e.EncodeArrayLen(2), e.EncodeInt(-id))
-	} else {
-		err = firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
+		return c.appendReply(-id, result)
 	}
+	e := c.enc
+	const level = 2 // the result in [1, id, nil, result]
+	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
 	if err != nil {
 		return c.out.b, err
 	}
@@ -367,6 +362,48 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 		return c.out.b, err
 	}
 	return c.out.b, c.encodeValue(result, level)
+}
+
+// appendReply writes the answer to the RequestMethod notification token:
+// [2, "nvim_call_function", [ReplyFunc, [token, items...]]], where items
+// are those of result when it is a List (the reply tuple [result, error]:
+// its items then lie at level 4, as deep as they can), else result.
+func (c *Codec) appendReply(token int64, result any) ([]byte, error) {
+	e := c.enc
+	start := len(c.out.b)
+	write := func(v any) error {
+		items, spread := v.([]any)
+		n := 2
+		if spread {
+			n = 1 + len(items)
+		}
+		err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
+			e.EncodeArrayLen(2), e.EncodeString(c.ReplyFunc), e.EncodeArrayLen(n), e.EncodeInt(token))
+		if err != nil {
+			return err
+		}
+		if !spread {
+			return c.encodeValue(v, 4)
+		}
+		for i, x := range items {
+			if err := c.encodeValue(x, 4); err != nil {
+				// As an item of the List [result, error] at level 3, for
+				// the error's path and limits.
+				return atIndex(err, i, 3)
+			}
+		}
+		return nil
+	}
+	f, fallible := result.(wire.Fallible)
+	if !fallible {
+		return c.out.b, write(result)
+	}
+	err := write(f.Value())
+	if err != nil {
+		c.out.b = c.out.b[:start]
+		err = write(f.Fallback(err))
+	}
+	return c.out.b, err
 }
 
 // encodeList writes xs, a List at level (MaxMessageDepth). Its items are

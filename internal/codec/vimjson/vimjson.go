@@ -52,6 +52,8 @@ type Codec struct {
 	// command (docs/ARCHITECTURE.md, "Requests").
 	ReplyFunc string
 
+	reply []byte // AppendResponse's buffer for the value (the session serialises appends)
+
 	br     *bufio.Reader
 	chunks int // chunked messages sent so far, for their keys
 }
@@ -333,20 +335,30 @@ func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 	return append(b, ']', '\n')
 }
 
+// maxKeptReply is the largest reply buffer kept between answers.
+const maxKeptReply = 1 << 20
+
 // AppendResponse implements wire.Codec.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if c.ReplyFunc != "" {
-		start := len(b)
+		// The value is encoded first, at the depth it has in a response,
+		// so that the answer's limits are those of a response.
 		value := result
 		f, fallible := result.(wire.Fallible)
 		if fallible {
 			value = f.Value()
 		}
-		b, err := c.appendCall(b, 0, c.ReplyFunc, []any{id, value})
+		vb, err := appendValue(c.reply[:0], value, -1)
 		if err != nil && fallible {
-			b, err = c.appendCall(b[:start], 0, c.ReplyFunc, []any{id, f.Fallback(err)})
+			vb, err = appendValue(vb[:0], f.Fallback(err), -1)
+		}
+		if cap(vb) <= maxKeptReply {
+			c.reply = vb[:0]
 		}
 		if err != nil {
+			return b, err
+		}
+		if b, err = c.appendCall(b, 0, c.ReplyFunc, []any{id, wire.Raw(vb)}); err != nil {
 			return b, err
 		}
 		b = append(b, '[')
