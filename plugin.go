@@ -168,6 +168,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
 		return 2
 	}
+	host.SetChunkPrefix(codec, name, getenv(protocol.EnvInstance))
 	p := &Plugin{
 		name:     name,
 		instance: getenv(protocol.EnvInstance),
@@ -192,7 +193,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
 	input, _ := in.(*os.File)
-	p.sess = rpc.New(codec, out, rpc.Options{
+	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
 		BadMessage: p.badMessage,

@@ -78,6 +78,7 @@ else
           \ 'err_mode': 'nl',
           \ 'err_cb': {_, line -> a:callbacks.stderr([line])},
           \ 'exit_cb': {_, status -> a:callbacks.exit(status)},
+          \ 'close_cb': function('s:vim_closed', [a:env.VIGOR_PLUGIN, a:env.VIGOR_INSTANCE]),
           \ 'env': a:env,
           \ 'noblock': 1,
           \ 'stoponexit': 'term',
@@ -88,6 +89,12 @@ else
       throw printf('cannot start %s', a:cmd[0])
     endif
     return {'job': l:job, 'chan': job_getchannel(l:job)}
+  endfunction
+
+  " The channel of the plugin process {name} {instance} has closed: its
+  " large messages received in part will never be whole.
+  function! s:vim_closed(name, instance, _channel) abort
+    call vigor#_internal#api#vim#drop(a:name, a:instance)
   endfunction
 
   function! vigor#_internal#host#stop(handle, kill) abort
