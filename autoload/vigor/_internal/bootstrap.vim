@@ -195,48 +195,9 @@ function! s:on_build_exit(ctx, status) abort
   endfor
 endfunction
 
-" Runs a command with a line callback for stdout and stderr, and an exit
-" callback.
-if has('nvim')
-  function! s:job(cmd, opts, OnLine, OnExit) abort
-    let l:partial = ['']
-    let l:opts = extend({
-          \ 'on_stdout': function('s:nvim_lines', [a:OnLine, l:partial]),
-          \ 'on_stderr': function('s:nvim_lines', [a:OnLine, ['']]),
-          \ 'on_exit': {_, status, __ -> a:OnExit(status)},
-          \}, a:opts)
-    let l:id = jobstart(a:cmd, l:opts)
-    if l:id <= 0
-      throw printf('cannot start %s', a:cmd[0])
-    endif
-  endfunction
-
-  function! s:nvim_lines(OnLine, partial, _job, data, _event) abort
-    let l:data = copy(a:data)
-    let l:data[0] = a:partial[0] . l:data[0]
-    let a:partial[0] = remove(l:data, -1)
-    for l:line in l:data
-      call a:OnLine(l:line)
-    endfor
-  endfunction
-else
-  function! s:job(cmd, opts, OnLine, OnExit) abort
-    let l:opts = extend({
-          \ 'out_cb': {_, line -> a:OnLine(line)},
-          \ 'err_cb': {_, line -> a:OnLine(line)},
-          \ 'exit_cb': function('s:vim_exit', [a:OnExit]),
-          \ 'noblock': 1,
-          \}, a:opts)
-    let l:job = job_start(a:cmd, l:opts)
-    if job_status(l:job) ==# 'fail'
-      throw printf('cannot start %s', a:cmd[0])
-    endif
-  endfunction
-
-  " Vim may run exit_cb before the last output callbacks; give them a
-  " moment. (close_cb would be exact, but Vim defers it while a callback is
-  " running, and Vigor often waits inside one.)
-  function! s:vim_exit(OnExit, _job, status) abort
-    call timer_start(30, {-> a:OnExit(a:status)})
-  endfunction
-endif
+" Runs a command with {OnLine} for each line of stdout and stderr, and
+" {OnExit} once the process has exited and its output has come.
+function! s:job(cmd, opts, OnLine, OnExit) abort
+  let l:OnLines = {lines -> map(copy(lines), {_, l -> a:OnLine(l)})}
+  call vigor#_internal#job#start(a:cmd, extend({'out': l:OnLines, 'err': l:OnLines, 'exit': a:OnExit, 'late_exit': 1}, a:opts))
+endfunction
