@@ -1,12 +1,10 @@
-" Startup: make sure the vigor command is built (once per version of its
-" sources, with the user's Go), fire VigorReady, discover plugins, and hand
-" plugin builds to the vigor command.
+" Startup: discover plugins, make sure the vigor command is built (once per
+" version of its sources, with the user's Go), and fire VigorReady. The
+" plugin builds that follow are build.vim's.
 let s:root = expand('<sfile>:p:h:h:h:h')
 let s:state = 'none'   " none | building | ready | failed
 let s:error = ''
 let s:vigor = ''
-let s:queue = []
-let s:flush_timer = -1
 
 " The Vigor checkout that this runtime was loaded from.
 function! vigor#_internal#bootstrap#root() abort
@@ -68,10 +66,14 @@ function! s:start(discover) abort
   let l:tmp = s:vigor . '.tmp' . getpid()
   call mkdir(fnamemodify(s:vigor, ':h'), 'p')
   let s:build_out = []
-  call s:job([l:go, 'build', '-buildvcs=false', '-o', l:tmp, './cmd/vigor'],
-        \ {'cwd': s:root, 'env': {'GOWORK': 'off'}},
-        \ {line -> add(s:build_out, line)},
-        \ function('s:on_vigor_built', [l:tmp]))
+  call vigor#_internal#job#start([l:go, 'build', '-buildvcs=false', '-o', l:tmp, './cmd/vigor'], {
+        \ 'cwd': s:root,
+        \ 'env': {'GOWORK': 'off'},
+        \ 'out': {lines -> extend(s:build_out, lines)},
+        \ 'err': {lines -> extend(s:build_out, lines)},
+        \ 'exit': function('s:on_vigor_built', [l:tmp]),
+        \ 'late_exit': 1,
+        \})
 endfunction
 
 function! s:on_vigor_built(tmp, status) abort
@@ -113,91 +115,4 @@ function! s:vigor_path() abort
   let l:stamp = join(map(l:files, {_, f -> f . ':' . getftime(f) . ':' . getfsize(f)}), "\n")
   let l:exe = has('win32') ? '.exe' : ''
   return vigor#_internal#conf#cache_dir() . '/bin/vigor-' . sha256(l:stamp)[: 15] . l:exe
-endfunction
-
-" Queues a plugin build; builds queued in the same tick run in one vigor
-" command, in parallel.
-function! vigor#_internal#bootstrap#build(name, dir) abort
-  call add(s:queue, [a:name, a:dir])
-  if s:flush_timer == -1
-    let s:flush_timer = timer_start(0, function('s:flush'))
-  endif
-endfunction
-
-function! s:flush(_timer) abort
-  let s:flush_timer = -1
-  let l:queue = s:queue
-  let s:queue = []
-  if empty(l:queue)
-    return
-  endif
-  let l:cmd = [s:vigor, 'build', '-json',
-        \ '-cache', vigor#_internal#conf#cache_dir(),
-        \ '-sdk', s:root,
-        \ '-go', vigor#_internal#conf#get('go')]
-  let l:ctx = {'names': map(copy(l:queue), 'v:val[0]'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': []}
-  call extend(l:cmd, map(copy(l:queue), {_, q -> q[0] . '=' . q[1]}))
-  try
-    call s:job(l:cmd, {}, function('s:on_build_line', [l:ctx]), function('s:on_build_exit', [l:ctx]))
-  catch
-    for l:name in l:ctx.names
-      call vigor#_internal#plugin#on_build_failed(l:name, 'cannot run the vigor command: ' . v:exception)
-    endfor
-  endtry
-endfunction
-
-function! s:on_build_line(ctx, line) abort
-  if a:line !~# '^{'
-    if !empty(a:line)
-      call add(a:ctx.other, a:line)
-    endif
-    return
-  endif
-  try
-    let l:e = json_decode(a:line)
-  catch
-    call add(a:ctx.other, a:line)
-    return
-  endtry
-  let l:name = l:e.plugin
-  if l:e.status ==# 'building'
-    let a:ctx.building += 1
-    call vigor#_internal#echo#progress(printf('building %s...', l:name))
-    return
-  endif
-  let a:ctx.seen[l:name] = 1
-  if l:e.status ==# 'cached' || l:e.status ==# 'built'
-    if l:e.status ==# 'built'
-      call vigor#_internal#echo#progress(printf('built %s in %.1fs', l:name, l:e.ms / 1000.0))
-    endif
-    call vigor#_internal#plugin#on_built(l:name, l:e.bin)
-  elseif l:e.status ==# 'failed'
-    let l:p = vigor#_internal#plugin#get(l:name)
-    let l:out = get(l:e, 'output', [])
-    if !empty(l:p) && !empty(l:out)
-      call writefile(['build failed:'] + l:out, l:p.log, 'a')
-    endif
-    let l:more = len(filter(copy(l:out), 'v:val =~# ''\.go:\d\+'''))
-    let l:msg = l:e.error
-    if l:more > 1
-      let l:msg .= printf(' (and %d more; all of them in %s)', l:more - 1, get(l:p, 'log', 'the log'))
-    endif
-    call vigor#_internal#plugin#on_build_failed(l:name, l:msg)
-  endif
-endfunction
-
-function! s:on_build_exit(ctx, status) abort
-  for l:name in a:ctx.names
-    if !has_key(a:ctx.seen, l:name)
-      call vigor#_internal#plugin#on_build_failed(l:name, printf('the vigor command exited %d without building it: %s',
-            \ a:status, join(a:ctx.other[: 3], ' | ')))
-    endif
-  endfor
-endfunction
-
-" Runs a command with {OnLine} for each line of stdout and stderr, and
-" {OnExit} once the process has exited and its output has come.
-function! s:job(cmd, opts, OnLine, OnExit) abort
-  let l:OnLines = {lines -> map(copy(lines), {_, l -> a:OnLine(l)})}
-  call vigor#_internal#job#start(a:cmd, extend({'out': l:OnLines, 'err': l:OnLines, 'exit': a:OnExit, 'late_exit': 1}, a:opts))
 endfunction
