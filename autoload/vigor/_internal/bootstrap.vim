@@ -105,12 +105,14 @@ function! s:ready() abort
   call vigor#_internal#plugin#flush_reserved()
 endfunction
 
-" The vigor command's path: it changes whenever its sources do, so an
-" updated checkout rebuilds it.
+" The vigor command's path: it changes whenever its sources do (those of
+" cmd/vigor, and the packages it may import: the SDK and internal/), so an
+" updated checkout rebuilds it. The other commands (cmd/vigor-bench) are
+" not its sources.
 function! s:vigor_path() abort
   let l:files = glob(s:root . '/*.go', 1, 1)
         \ + glob(s:root . '/internal/**/*.go', 1, 1)
-        \ + glob(s:root . '/cmd/**/*.go', 1, 1)
+        \ + glob(s:root . '/cmd/vigor/**/*.go', 1, 1)
         \ + [s:root . '/go.mod', s:root . '/go.sum']
   let l:stamp = join(map(l:files, {_, f -> f . ':' . getftime(f) . ':' . getfsize(f)}), "\n")
   let l:exe = has('win32') ? '.exe' : ''
