@@ -8,7 +8,7 @@ GO ?= go
 FUZZTIME ?= 150000x
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor
+.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor-bench
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
@@ -36,20 +36,21 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 
-## bench: the main job: vigor bench in Vim and Neovim, against the baseline
+## bench: the main job: vigor-bench in Vim and Neovim, against the baseline
 ## client, with denops-benchmark's settings (size 64, count 1000, n 100).
-bench: vigor
-	@env $(EDITORS) ./.cache/vigor bench --editor all --baseline $(BENCHFLAGS)
+bench: vigor-bench
+	@env $(EDITORS) ./.cache/vigor-bench --editor all --baseline $(BENCHFLAGS)
 
 ## bench-smoke: a short run whose JSON must be well formed, with every
 ## figure positive (CI runs it; it is not a speed gate).
-bench-smoke: vigor
-	@env $(EDITORS) ./.cache/vigor bench --editor all --baseline --n 5 --json > .cache/bench-smoke.json
+bench-smoke: vigor-bench
+	@env $(EDITORS) ./.cache/vigor-bench --editor all --baseline --n 5 --json > .cache/bench-smoke.json
 	@python3 scripts/check-bench-json.py .cache/bench-smoke.json
 
-vigor:
+## vigor-bench: the benchmark command (cmd/vigor-bench), in .cache.
+vigor-bench:
 	@mkdir -p .cache
-	$(GO) build -o .cache/vigor ./cmd/vigor
+	$(GO) build -o .cache/vigor-bench ./cmd/vigor-bench
 
 ## demo: the example plugin answers in Vim and Neovim.
 demo:

@@ -79,6 +79,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
 		return 2
 	}
+	host.SetChunkPrefix(codec, name, getenv(protocol.EnvInstance))
 	p := &Plugin{
 		name:     name,
 		instance: getenv(protocol.EnvInstance),
@@ -107,7 +108,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	input, _ := in.(*os.File)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
-	p.sess = rpc.New(codec, out, rpc.Options{
+	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
 		Bind:       p.bind,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks `vigor bench --json` output: well formed, both editors, every
+"""Checks `vigor-bench --json` output: well formed, both editors, every
 figure positive. Not a speed gate."""
 import json
 import sys
@@ -26,7 +26,7 @@ for editor in ("vim", "nvim"):
                 if not isinstance(v, (int, float)) or v <= 0:
                     problems.append(f"{editor}.{prefix}{kind}.{key} = {v!r}, want a positive number")
 if problems:
-    print("vigor bench --json: " + "; ".join(problems), file=sys.stderr)
+    print("vigor-bench --json: " + "; ".join(problems), file=sys.stderr)
     sys.exit(1)
-print("vigor bench --json: well formed, every figure positive: "
+print("vigor-bench --json: well formed, every figure positive: "
       + ", ".join(f"{ed} call {data[ed]['call']['opms']:.1f} batch {data[ed]['batch']['opms']:.1f} ops/ms" for ed in ("vim", "nvim")))

@@ -39,8 +39,6 @@ Usage:
   vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
         build plugins, or find them fresh in the cache. -sdk is the Vigor
         checkout to build against; flags come before the plugins
-  vigor bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-baseline] [-json]
-        measure call() and batch() in headless editors (see BENCHMARKS.md)
   vigor version
         print the version
 
@@ -56,9 +54,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "build":
 		return runBuild(ctx, args[1:], stdout, stderr)
 	case "bench":
-		return runBench(ctx, args[1:], stdout, stderr)
-	case "bench-client":
-		return runBenchClient(args[1:], stderr)
+		// The benchmark is a command of its own, so that the editors'
+		// first build of this one compiles less.
+		fmt.Fprintln(stderr, "vigor: the benchmark is its own command: run `make bench` in the Vigor checkout, or `go run ./cmd/vigor-bench` there")
+		return 2
 	case "version", "-version", "--version":
 		fmt.Fprintf(stdout, "vigor %s\n", vigor.SDKVersion)
 		return 0

@@ -20,7 +20,7 @@ import (
 
 const discard = "vigor_benchmark#discard"
 
-// runVimBaseline has Vim start `vigor bench-client` as a JSON job; the
+// runVimBaseline has Vim start `vigor-bench client` as a JSON job; the
 // client times the round trips itself and writes its results to a file.
 func runVimBaseline(ctx context.Context, bin string, o Options) (Pair, error) {
 	dir, err := os.MkdirTemp("", "vigor-bench-")
@@ -40,7 +40,7 @@ func runVimBaseline(ctx context.Context, bin string, o Options) (Pair, error) {
   return results
 enddef
 `)
-	args := []string{o.Self, "bench-client", "-size", fmt.Sprint(o.Size), "-count", fmt.Sprint(o.Count), "-n", fmt.Sprint(o.N), "-out", out}
+	args := []string{o.Self, ClientCommand, "-size", fmt.Sprint(o.Size), "-count", fmt.Sprint(o.Count), "-n", fmt.Sprint(o.N), "-out", out}
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = vimString(a)

@@ -1,10 +1,10 @@
-// Package bench is `vigor bench`: it measures Vigor's call() and batch()
+// Package bench is the benchmark of cmd/vigor-bench: it measures Vigor's call() and batch()
 // in real headless editors, loading the vigor-benchmark plugin through the
 // normal runtime (discovery, build, start), and, with Baseline, the same
 // round trips made by a minimal client with no framework, in the same run:
 //
 //   - Vim: a job that speaks raw JSON channel commands on its stdio
-//     (`vigor bench-client`), with the batch as a Vim9 def loop;
+//     (`vigor-bench client`), with the batch as a Vim9 def loop;
 //   - Neovim: hand-written msgpack-RPC over `nvim --embed` stdio, from this
 //     process, with nvim_call_atomic for the batch.
 //
@@ -35,6 +35,10 @@ import (
 	"github.com/vigorvim/vigor/internal/benchstat"
 )
 
+// ClientCommand is the argument with which Options.Self runs the Vim
+// baseline client (VimClient) on its stdio.
+const ClientCommand = "client"
+
 // Options configure a run.
 type Options struct {
 	Editors  []string // "vim", "nvim"
@@ -49,7 +53,7 @@ type Options struct {
 	// Rounds splits N into this many alternating rounds (with Baseline);
 	// 0 means DefaultRounds, or fewer when N is small.
 	Rounds  int
-	Self    string        // this program, for the Vim baseline job
+	Self    string        // this program, run as Self ClientCommand for the Vim baseline job
 	Timeout time.Duration // per editor run
 	// Progress, if set, gets a line of progress now and then.
 	Progress func(string)

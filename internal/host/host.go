@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -173,6 +174,26 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 // file: a write to a full socket blocks one OS thread, whose processor the
 // runtime hands to the other goroutines.
 func PollWrites(host string) bool { return host != "nvim" }
+
+// NewWriter returns the writer through which a plugin writes its channel
+// to host: for Vim one that writes whole frames (vimjson.Writer), so that
+// Vim never holds part of one; otherwise w itself.
+func NewWriter(host string, w io.Writer) io.Writer {
+	if host == "vim" {
+		return vimjson.NewWriter(w)
+	}
+	return w
+}
+
+// SetChunkPrefix makes the keys of the large messages that a Vim codec
+// sends in chunks unique to one plugin process (protocol.ChunkPrefix):
+// Vim keeps the pieces of every plugin in one store. Other codecs send no
+// chunks, and are left as they are.
+func SetChunkPrefix(c wire.Codec, plugin, instance string) {
+	if vc, ok := c.(*vimjson.Codec); ok {
+		vc.KeyPrefix = protocol.ChunkPrefix(plugin, instance)
+	}
+}
 
 // New returns the adapter for host. For Vim it takes the codec's
 // Transport.

@@ -24,6 +24,13 @@ const (
 	EnvVimCalls      = "VIGOR_VIM_CALLS"      // Vim only: "callback" or "command" (how calls reach Vim)
 )
 
+// ChunkPrefix starts the keys of the large messages that a plugin process
+// sends to Vim in chunks (internal/codec/vimjson): "{plugin}:{instance}:".
+// Vim's store of messages received in part is shared by every plugin, and
+// the runtime drops the keys of a process when its channel closes
+// (vigor#_internal#api#vim#drop builds the same prefix).
+func ChunkPrefix(plugin, instance string) string { return plugin + ":" + instance + ":" }
+
 // Methods that the runtime sends to a plugin. Handler names may not start
 // with ReservedPrefix.
 const (

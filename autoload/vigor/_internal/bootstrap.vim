@@ -1,12 +1,10 @@
-" Startup: make sure the vigor command is built (once per version of its
-" sources, with the user's Go), fire VigorReady, discover plugins, and hand
-" plugin builds to the vigor command.
+" Startup: discover plugins, make sure the vigor command is built (once per
+" version of its sources, with the user's Go), and fire VigorReady. The
+" plugin builds that follow are build.vim's.
 let s:root = expand('<sfile>:p:h:h:h:h')
 let s:state = 'none'   " none | building | ready | failed
 let s:error = ''
 let s:vigor = ''
-let s:queue = []
-let s:flush_timer = -1
 
 " The Vigor checkout that this runtime was loaded from.
 function! vigor#_internal#bootstrap#root() abort
@@ -68,10 +66,14 @@ function! s:start(discover) abort
   let l:tmp = s:vigor . '.tmp' . getpid()
   call mkdir(fnamemodify(s:vigor, ':h'), 'p')
   let s:build_out = []
-  call s:job([l:go, 'build', '-buildvcs=false', '-o', l:tmp, './cmd/vigor'],
-        \ {'cwd': s:root, 'env': {'GOWORK': 'off'}},
-        \ {line -> add(s:build_out, line)},
-        \ function('s:on_vigor_built', [l:tmp]))
+  call vigor#_internal#job#start([l:go, 'build', '-buildvcs=false', '-o', l:tmp, './cmd/vigor'], {
+        \ 'cwd': s:root,
+        \ 'env': {'GOWORK': 'off'},
+        \ 'out': {lines -> extend(s:build_out, lines)},
+        \ 'err': {lines -> extend(s:build_out, lines)},
+        \ 'exit': function('s:on_vigor_built', [l:tmp]),
+        \ 'late_exit': 1,
+        \})
 endfunction
 
 function! s:on_vigor_built(tmp, status) abort
@@ -103,140 +105,16 @@ function! s:ready() abort
   call vigor#_internal#plugin#flush_reserved()
 endfunction
 
-" The vigor command's path: it changes whenever its sources do, so an
-" updated checkout rebuilds it.
+" The vigor command's path: it changes whenever its sources do (those of
+" cmd/vigor, and the packages it may import: the SDK and internal/), so an
+" updated checkout rebuilds it. The other commands (cmd/vigor-bench) are
+" not its sources.
 function! s:vigor_path() abort
   let l:files = glob(s:root . '/*.go', 1, 1)
         \ + glob(s:root . '/internal/**/*.go', 1, 1)
-        \ + glob(s:root . '/cmd/**/*.go', 1, 1)
+        \ + glob(s:root . '/cmd/vigor/**/*.go', 1, 1)
         \ + [s:root . '/go.mod', s:root . '/go.sum']
   let l:stamp = join(map(l:files, {_, f -> f . ':' . getftime(f) . ':' . getfsize(f)}), "\n")
   let l:exe = has('win32') ? '.exe' : ''
   return vigor#_internal#conf#cache_dir() . '/bin/vigor-' . sha256(l:stamp)[: 15] . l:exe
 endfunction
-
-" Queues a plugin build; builds queued in the same tick run in one vigor
-" command, in parallel.
-function! vigor#_internal#bootstrap#build(name, dir) abort
-  call add(s:queue, [a:name, a:dir])
-  if s:flush_timer == -1
-    let s:flush_timer = timer_start(0, function('s:flush'))
-  endif
-endfunction
-
-function! s:flush(_timer) abort
-  let s:flush_timer = -1
-  let l:queue = s:queue
-  let s:queue = []
-  if empty(l:queue)
-    return
-  endif
-  let l:cmd = [s:vigor, 'build', '-json',
-        \ '-cache', vigor#_internal#conf#cache_dir(),
-        \ '-sdk', s:root,
-        \ '-go', vigor#_internal#conf#get('go')]
-  let l:ctx = {'names': map(copy(l:queue), 'v:val[0]'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': []}
-  call extend(l:cmd, map(copy(l:queue), {_, q -> q[0] . '=' . q[1]}))
-  try
-    call s:job(l:cmd, {}, function('s:on_build_line', [l:ctx]), function('s:on_build_exit', [l:ctx]))
-  catch
-    for l:name in l:ctx.names
-      call vigor#_internal#plugin#on_build_failed(l:name, 'cannot run the vigor command: ' . v:exception)
-    endfor
-  endtry
-endfunction
-
-function! s:on_build_line(ctx, line) abort
-  if a:line !~# '^{'
-    if !empty(a:line)
-      call add(a:ctx.other, a:line)
-    endif
-    return
-  endif
-  try
-    let l:e = json_decode(a:line)
-  catch
-    call add(a:ctx.other, a:line)
-    return
-  endtry
-  let l:name = l:e.plugin
-  if l:e.status ==# 'building'
-    let a:ctx.building += 1
-    call vigor#_internal#echo#progress(printf('building %s...', l:name))
-    return
-  endif
-  let a:ctx.seen[l:name] = 1
-  if l:e.status ==# 'cached' || l:e.status ==# 'built'
-    if l:e.status ==# 'built'
-      call vigor#_internal#echo#progress(printf('built %s in %.1fs', l:name, l:e.ms / 1000.0))
-    endif
-    call vigor#_internal#plugin#on_built(l:name, l:e.bin)
-  elseif l:e.status ==# 'failed'
-    let l:p = vigor#_internal#plugin#get(l:name)
-    let l:out = get(l:e, 'output', [])
-    if !empty(l:p) && !empty(l:out)
-      call writefile(['build failed:'] + l:out, l:p.log, 'a')
-    endif
-    let l:more = len(filter(copy(l:out), 'v:val =~# ''\.go:\d\+'''))
-    let l:msg = l:e.error
-    if l:more > 1
-      let l:msg .= printf(' (and %d more; all of them in %s)', l:more - 1, get(l:p, 'log', 'the log'))
-    endif
-    call vigor#_internal#plugin#on_build_failed(l:name, l:msg)
-  endif
-endfunction
-
-function! s:on_build_exit(ctx, status) abort
-  for l:name in a:ctx.names
-    if !has_key(a:ctx.seen, l:name)
-      call vigor#_internal#plugin#on_build_failed(l:name, printf('the vigor command exited %d without building it: %s',
-            \ a:status, join(a:ctx.other[: 3], ' | ')))
-    endif
-  endfor
-endfunction
-
-" Runs a command with a line callback for stdout and stderr, and an exit
-" callback.
-if has('nvim')
-  function! s:job(cmd, opts, OnLine, OnExit) abort
-    let l:partial = ['']
-    let l:opts = extend({
-          \ 'on_stdout': function('s:nvim_lines', [a:OnLine, l:partial]),
-          \ 'on_stderr': function('s:nvim_lines', [a:OnLine, ['']]),
-          \ 'on_exit': {_, status, __ -> a:OnExit(status)},
-          \}, a:opts)
-    let l:id = jobstart(a:cmd, l:opts)
-    if l:id <= 0
-      throw printf('cannot start %s', a:cmd[0])
-    endif
-  endfunction
-
-  function! s:nvim_lines(OnLine, partial, _job, data, _event) abort
-    let l:data = copy(a:data)
-    let l:data[0] = a:partial[0] . l:data[0]
-    let a:partial[0] = remove(l:data, -1)
-    for l:line in l:data
-      call a:OnLine(l:line)
-    endfor
-  endfunction
-else
-  function! s:job(cmd, opts, OnLine, OnExit) abort
-    let l:opts = extend({
-          \ 'out_cb': {_, line -> a:OnLine(line)},
-          \ 'err_cb': {_, line -> a:OnLine(line)},
-          \ 'exit_cb': function('s:vim_exit', [a:OnExit]),
-          \ 'noblock': 1,
-          \}, a:opts)
-    let l:job = job_start(a:cmd, l:opts)
-    if job_status(l:job) ==# 'fail'
-      throw printf('cannot start %s', a:cmd[0])
-    endif
-  endfunction
-
-  " Vim may run exit_cb before the last output callbacks; give them a
-  " moment. (close_cb would be exact, but Vim defers it while a callback is
-  " running, and Vigor often waits inside one.)
-  function! s:vim_exit(OnExit, _job, status) abort
-    call timer_start(30, {-> a:OnExit(a:status)})
-  endfunction
-endif

@@ -1,6 +1,7 @@
-" Process and channel operations, one set per editor: the plugin
-" processes' channels are handled here only. (Other files branch on the
-" editor too, for the build jobs, waiting and paths; api/vim.vim is Vim's.)
+" Plugin processes and their channels, one set of operations per editor:
+" the plugin processes' channels are handled here only. job.vim starts the
+" processes (and the build jobs). (Other files branch on the editor too,
+" for waiting and paths; api/vim.vim is Vim's.)
 "
 " A handle is a dict: {'job': <job>, 'chan': <channel>}.
 " callbacks: {'stderr': {lines -> ...}, 'exit': {status -> ...}}
@@ -24,31 +25,19 @@ function! vigor#_internal#host#platform() abort
   return has('win32') ? 'windows' : has('mac') ? 'mac' : 'linux'
 endfunction
 
+" Starts a plugin process, its channel on its stdin and stdout. Returns a
+" handle, or throws.
+function! vigor#_internal#host#start(cmd, env, callbacks) abort
+  let l:opts = {'rpc': 1, 'env': a:env, 'err': a:callbacks.stderr, 'exit': a:callbacks.exit}
+  if !has('nvim')
+    " The pieces of its large messages that Vim holds (api/vim.vim) will
+    " never be whole once its channel has closed.
+    let l:opts.closed = function('vigor#_internal#api#vim#drop', [a:env.VIGOR_PLUGIN, a:env.VIGOR_INSTANCE])
+  endif
+  return vigor#_internal#job#start(a:cmd, l:opts)
+endfunction
+
 if has('nvim')
-  " Starts an RPC job. Returns a handle, or throws.
-  function! vigor#_internal#host#start(cmd, env, callbacks) abort
-    let l:opts = {
-          \ 'rpc': v:true,
-          \ 'env': a:env,
-          \ 'on_stderr': function('s:nvim_stderr', [a:callbacks, ['']]),
-          \ 'on_exit': {_, status, __ -> a:callbacks.exit(status)},
-          \}
-    let l:id = jobstart(a:cmd, l:opts)
-    if l:id <= 0
-      throw printf('cannot start %s (jobstart returned %d)', a:cmd[0], l:id)
-    endif
-    return {'job': l:id, 'chan': l:id}
-  endfunction
-
-  function! s:nvim_stderr(callbacks, partial, _job, data, _event) abort
-    let l:data = copy(a:data)
-    let l:data[0] = a:partial[0] . l:data[0]
-    let a:partial[0] = remove(l:data, -1)
-    if !empty(l:data)
-      call a:callbacks.stderr(l:data)
-    endif
-  endfunction
-
   function! vigor#_internal#host#stop(handle, kill) abort
     try
       if a:kill
@@ -64,24 +53,6 @@ if has('nvim')
     call call('rpcnotify', [a:handle.chan, a:method] + a:params)
   endfunction
 else
-  function! vigor#_internal#host#start(cmd, env, callbacks) abort
-    let l:opts = {
-          \ 'mode': 'json',
-          \ 'err_mode': 'nl',
-          \ 'err_cb': {_, line -> a:callbacks.stderr([line])},
-          \ 'exit_cb': {_, status -> a:callbacks.exit(status)},
-          \ 'env': a:env,
-          \ 'noblock': 1,
-          \ 'stoponexit': 'term',
-          \ 'callback': function('vigor#_internal#api#vim#on_call'),
-          \}
-    let l:job = job_start(a:cmd, l:opts)
-    if job_status(l:job) ==# 'fail'
-      throw printf('cannot start %s', a:cmd[0])
-    endif
-    return {'job': l:job, 'chan': job_getchannel(l:job)}
-  endfunction
-
   function! vigor#_internal#host#stop(handle, kill) abort
     try
       if a:kill

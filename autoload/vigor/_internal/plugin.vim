@@ -122,7 +122,7 @@ function! s:begin(p) abort
   let a:p.state = 'building'
   call vigor#_internal#event#emit('VigorPluginPre:' . a:p.name)
   if a:p.state ==# 'building'
-    call vigor#_internal#bootstrap#build(a:p.name, a:p.dir)
+    call vigor#_internal#build#queue(a:p.name, a:p.dir)
   endif
 endfunction
 

@@ -4,7 +4,7 @@
 // `batch` is one batch of count such calls, each repeated n times.
 //
 // Run it with :VigorBenchmark (add <vigor>/benchmark to 'runtimepath'), or
-// headless with `vigor bench`.
+// headless with `vigor-bench` (cmd/vigor-bench).
 package main
 
 import (

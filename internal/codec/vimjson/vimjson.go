@@ -53,6 +53,10 @@ type Codec struct {
 	ReplyFunc string
 
 	reply []byte // AppendResponse's buffer for the value (the session serialises appends)
+	// KeyPrefix starts the key of every chunked message. Vim's store of
+	// messages received in part is shared by every plugin process, so the
+	// SDK sets it to protocol.ChunkPrefix (the plugin's name and instance).
+	KeyPrefix string
 
 	br     *bufio.Reader
 	chunks int // chunked messages sent so far, for their keys
@@ -288,11 +292,12 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 	if err != nil {
 		return b, err
 	}
-	if len(b)-start > ChunkThreshold {
+	bodyEnd := len(b)
+	if b = c.appendCallTail(b, id); len(b)-start > ChunkThreshold {
 		// The chunks carry [method, params].
-		body := make([]byte, 0, len(b)-bodyStart+2)
+		body := make([]byte, 0, bodyEnd-bodyStart+2)
 		body = append(body, '[')
-		body = append(body, b[bodyStart:]...)
+		body = append(body, b[bodyStart:bodyEnd]...)
 		body = append(body, ']')
 		b = b[:start]
 		key := c.key()
@@ -304,8 +309,9 @@ func (c *Codec) appendCall(b []byte, id int64, method string, params []any) ([]b
 		b = append(b, ',')
 		b = appendInt(b, int64(n))
 		b = append(b, ']')
+		b = c.appendCallTail(b, id)
 	}
-	return c.appendCallTail(b, id), nil
+	return b, nil
 }
 
 // appendCallHead opens a call: `[0,[-id,` (for the channel callback),
@@ -383,7 +389,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	if len(b)-valStart > ChunkThreshold {
+	if len(b)-start+len("]\n") > ChunkThreshold {
 		body := append([]byte(nil), b[valStart:]...)
 		b = b[:start]
 		key := c.key()
@@ -402,27 +408,103 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 
 func (c *Codec) key() string {
 	c.chunks++
-	return "c" + strconv.Itoa(c.chunks)
+	return c.KeyPrefix + "c" + strconv.Itoa(c.chunks)
 }
 
-// appendChunks writes body as FuncChunk calls, split at UTF-8 boundaries,
-// and returns how many it wrote.
+// appendChunks writes body as FuncChunk calls, each at most ChunkSize
+// bytes, split at UTF-8 boundaries, and returns how many it wrote.
 func appendChunks(b []byte, key string, body []byte) ([]byte, int) {
+	head := `["call","` + FuncChunk + `",[`
+	tail := "]]\n"
+	room := ChunkSize - len(head) - len(appendString(nil, key)) - len(",\"\"") - len(tail)
+	// A key too long for the room (a plugin name of thousands of
+	// letters) still gets pieces, in frames longer than ChunkSize.
+	room = max(room, 64)
 	count := 0
 	for len(body) > 0 {
 		count++
-		n := min(ChunkSize, len(body))
+		n, size := 0, 0
+		for n < len(body) && size+escapedLen(body[n]) <= room {
+			size += escapedLen(body[n])
+			n++
+		}
 		for n < len(body) && n > 0 && body[n]&0xC0 == 0x80 {
 			n-- // do not split a UTF-8 sequence
 		}
-		b = append(b, `["call","`+FuncChunk+`",[`...)
+		b = append(b, head...)
 		b = appendString(b, key)
 		b = append(b, ',')
 		b = appendString(b, string(body[:n]))
-		b = append(b, ']', ']', '\n')
+		b = append(b, tail...)
 		body = body[n:]
 	}
 	return b, count
+}
+
+// escapedLen is how many bytes appendString writes for c.
+func escapedLen(c byte) int {
+	switch {
+	case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+		return 2
+	case c < 0x20:
+		return 6
+	}
+	return 1
+}
+
+// Writer writes frames to Vim's channel so that Vim never holds part of
+// one for long. When Vim looks at part of a message again 100 ms after
+// more of it last came, without having read the channel since (it does so
+// while it waits for an answer on another channel, or after a long
+// callback), it drops what it has read, and the stream no longer starts
+// at a frame: the plugin waits for ever for an answer that was in it.
+//
+// A write of at most pipeBuf bytes (PIPE_BUF) goes into a pipe whole, so
+// Writer writes small frames that many at a time. A longer frame goes
+// alone, when the pipe has room for all of it (on Linux, which puts a write
+// into a pipe whole when it has room, and whose pipe Writer makes 1 MiB
+// long; elsewhere at once). Frames end with a newline, which the codec
+// writes nowhere else.
+type Writer struct {
+	w    io.Writer
+	room func(n int) error // waits until the pipe has room for n bytes
+}
+
+// NewWriter returns a Writer that writes to w, the channel's pipe.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: w, room: pipeRoom(w)}
+}
+
+// Write writes p, which holds whole frames, in writes of whole frames.
+func (w *Writer) Write(p []byte) (int, error) {
+	done := 0
+	for len(p) > 0 {
+		// As many frames as fit in pipeBuf bytes, or one longer frame.
+		n := bytes.IndexByte(p, '\n') + 1
+		if n == 0 {
+			n = len(p)
+		}
+		if n <= pipeBuf {
+			for n < len(p) {
+				next := bytes.IndexByte(p[n:], '\n') + 1
+				if next == 0 || n+next > pipeBuf {
+					break
+				}
+				n += next
+			}
+		} else if w.room != nil {
+			if err := w.room(n); err != nil {
+				return done, err
+			}
+		}
+		m, err := w.w.Write(p[:n])
+		done += m
+		if err != nil {
+			return done, err
+		}
+		p = p[n:]
+	}
+	return done, nil
 }
 
 // Unmarshal implements wire.Codec.

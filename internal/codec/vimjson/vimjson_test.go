@@ -144,7 +144,8 @@ func TestAppendKeepsPrefix(t *testing.T) {
 
 // chunkFrames splits what a codec wrote into its frames (one a line: JSON
 // strings escape newlines) and checks that the first ones are FuncChunk
-// calls for key, whose pieces are at most ChunkSize bytes and whole UTF-8.
+// calls for key, at most ChunkSize bytes each, whose pieces are whole
+// UTF-8.
 // It returns the joined pieces and the frame after them.
 func chunkFrames(t *testing.T, out []byte, key string) (body, last string, n int) {
 	t.Helper()
@@ -173,8 +174,8 @@ func chunkFrames(t *testing.T, out []byte, key string) (body, last string, n int
 		if chunk.cmd != "call" || chunk.fn != vimjson.FuncChunk || chunk.key != key {
 			t.Errorf("chunk %d is %q %q key %q, want \"call\" %q key %q", i, chunk.cmd, chunk.fn, chunk.key, vimjson.FuncChunk, key)
 		}
-		if len(chunk.text) == 0 || len(chunk.text) > vimjson.ChunkSize {
-			t.Errorf("chunk %d has %d bytes, want 1 to %d", i, len(chunk.text), vimjson.ChunkSize)
+		if len(chunk.text) == 0 || len(line)+1 > vimjson.ChunkSize {
+			t.Errorf("chunk %d is %d bytes and carries %d, want at most %d and at least 1", i, len(line)+1, len(chunk.text), vimjson.ChunkSize)
 		}
 		// The pieces are joined as Vim Strings: one must not end inside a
 		// UTF-8 sequence (Go's JSON reader would have made it U+FFFD).
@@ -211,8 +212,10 @@ func TestAppendRequestChunked(t *testing.T) {
 	if body != string(want) {
 		t.Errorf("the chunks join to %.80q..., want %.80q...", body, want)
 	}
-	if min := len(want) / vimjson.ChunkSize; n < min || n > min+2 {
-		t.Errorf("%d chunks for %d bytes", n, len(want))
+	// The pieces fill their frames: escaped, the JSON text takes up about
+	// 1.3 times its length here.
+	if min, most := len(want)/vimjson.ChunkSize, 2*len(want)/vimjson.ChunkSize+2; n < min || n > most {
+		t.Errorf("%d chunks for %d bytes, want %d to %d", n, len(want), min, most)
 	}
 	if wantLast := fmt.Sprintf(`[0,[-7,"%s",["c1",%d]]]`+"\n", vimjson.FuncChunked, n); last != wantLast {
 		t.Errorf("the call after the chunks is %q, want %q", last, wantLast)
@@ -241,7 +244,7 @@ func TestAppendRequestChunked(t *testing.T) {
 	}
 
 	// A small call is not chunked, and does not use up a key.
-	out, err = c.AppendRequest(nil, 8, "Small", []any{strings.Repeat("x", 1000)})
+	out, err = c.AppendRequest(nil, 8, "Small", []any{strings.Repeat("x", vimjson.ChunkThreshold/2)})
 	if err != nil || bytes.Count(out, []byte("\n")) != 1 || !bytes.HasPrefix(out, []byte(`[0,[-8,"Small",["xxx`)) {
 		t.Errorf("small call: %.40q, %v", out, err)
 	}

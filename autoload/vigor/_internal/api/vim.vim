@@ -100,8 +100,14 @@ def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
 enddef
 
 " Large messages arrive in chunks (internal/codec/vimjson): Vim parses one
-" big JSON message in time that grows with the square of its size.
+" big JSON message in time that grows with the square of its size. The
+" store is shared by every plugin process, and the chunks of two processes
+" may arrive interleaved, so a key is unique to its process:
+" '{plugin}:{instance}:c{n}' (protocol.ChunkPrefix). When a process's
+" channel has closed, drop() forgets its keys.
 let s:chunks = {}
+" The keys that take() is waiting for, which drop() leaves to it.
+let s:taking = {}
 
 def vigor#_internal#api#vim#chunk(key: string, text: string)
   if !has_key(s:chunks, key)
@@ -114,14 +120,23 @@ enddef
 " hands ch_evalexpr() its reply before it runs the chunk calls queued ahead
 " of it, so this lets them run (sleep does) until all have come.
 def vigor#_internal#api#vim#take(key: string, n: number): any
-  var start = reltime()
-  while len(get(s:chunks, key, [])) < n
-    if reltimefloat(reltime(start)) > 60.0
+  s:taking[key] = 1
+  try
+    var start = reltime()
+    while len(get(s:chunks, key, [])) < n
+      if reltimefloat(reltime(start)) > 60.0
+        throw '[vigor] a large message did not arrive in full within 60 s'
+      endif
+      sleep 1m
+    endwhile
+  catch
+    remove(s:taking, key)
+    if has_key(s:chunks, key)
       remove(s:chunks, key)
-      throw '[vigor] a large message did not arrive in full within 60 s'
     endif
-    sleep 1m
-  endwhile
+    throw v:exception
+  endtry
+  remove(s:taking, key)
   return json_decode(join(remove(s:chunks, key), ''))
 enddef
 
@@ -130,3 +145,17 @@ def vigor#_internal#api#vim#chunked(key: string, n: number): any
   var call = vigor#_internal#api#vim#take(key, n)
   return call(call[0], call[1])
 enddef
+
+" Forgets the chunks of the plugin process {name} {instance}, whose channel
+" has closed: Vim has run all its messages (close_cb comes after them), so
+" no more of its chunks will come. A take() under way (close_cb may run in
+" its sleep) keeps its own.
+function! vigor#_internal#api#vim#drop(name, instance) abort
+  let l:prefix = a:name . ':' . a:instance . ':'
+  call filter(s:chunks, {k -> strpart(k, 0, len(l:prefix)) !=# l:prefix || has_key(s:taking, k)})
+endfunction
+
+" The keys of the large messages not yet received in full.
+function! vigor#_internal#api#vim#pending() abort
+  return sort(keys(s:chunks))
+endfunction

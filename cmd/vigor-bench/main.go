@@ -1,3 +1,12 @@
+// Command vigor-bench is Vigor's main benchmark: it measures call() and
+// batch() in headless Vim and Neovim through the normal runtime, as
+// denops-benchmark does, and with -baseline a minimal client with no
+// framework in the same run (internal/bench, BENCHMARKS.md).
+//
+//	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-baseline] [-json]
+//
+// It is a command of its own, not part of the vigor command, which every
+// user's editor builds on first start.
 package main
 
 import (
@@ -7,15 +16,32 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/vigorvim/vigor/internal/bench"
 )
 
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// The Vim baseline job is this program too (bench.Options.Self).
+	if len(args) > 0 && args[0] == bench.ClientCommand {
+		return runClient(args[1:], stderr)
+	}
+	return runBench(ctx, args, stdout, stderr)
+}
+
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vigor bench", flag.ContinueOnError)
+	fs := flag.NewFlagSet("vigor-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	editor := fs.String("editor", "all", "vim, nvim or all")
 	size := fs.Int("size", 64, "characters per call")
@@ -32,7 +58,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "vigor bench: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(stderr, "vigor-bench: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
 	var editors []string
@@ -42,18 +68,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case "vim", "nvim":
 		editors = []string{*editor}
 	default:
-		fmt.Fprintf(stderr, "vigor bench: -editor is vim, nvim or all, not %q\n", *editor)
+		fmt.Fprintf(stderr, "vigor-bench: -editor is vim, nvim or all, not %q\n", *editor)
 		return 2
 	}
 	if *size < 0 || *count <= 0 || *n <= 0 || *rounds < 0 || *rounds > *n {
-		fmt.Fprintln(stderr, "vigor bench: -count and -n must be positive, -size not negative, and -rounds at most -n")
+		fmt.Fprintln(stderr, "vigor-bench: -count and -n must be positive, -size not negative, and -rounds at most -n")
 		return 2
 	}
 	bins := map[string]*string{"vim": vimBin, "nvim": nvimBin}
 	for _, e := range editors {
 		p, err := exec.LookPath(*bins[e])
 		if err != nil {
-			fmt.Fprintf(stderr, "vigor bench: %s not found (%v); install it or pass -%s PATH (scripts/setup-editors.sh installs both)\n", e, err, e)
+			fmt.Fprintf(stderr, "vigor-bench: %s not found (%v); install it or pass -%s PATH (scripts/setup-editors.sh installs both)\n", e, err, e)
 			return 1
 		}
 		*bins[e] = p
@@ -62,27 +88,27 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		*root = sourceRoot()
 	}
 	if _, err := os.Stat(filepath.Join(*root, "benchmark", "vigor", "vigor-benchmark")); err != nil {
-		fmt.Fprintf(stderr, "vigor bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)
+		fmt.Fprintf(stderr, "vigor-bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)
 		return 1
 	}
 	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+		fmt.Fprintf(stderr, "vigor-bench: %v\n", err)
 		return 1
 	}
 	opts := bench.Options{
 		Editors: editors, Vim: *vimBin, Nvim: *nvimBin, Root: *root, Cache: *cache,
 		Size: *size, Count: *count, N: *n, Baseline: *baseline, Rounds: *rounds, Self: self,
-		Progress: func(s string) { fmt.Fprintln(stderr, "vigor bench: "+s) },
+		Progress: func(s string) { fmt.Fprintln(stderr, "vigor-bench: "+s) },
 	}
 	reps, err := bench.Run(ctx, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+		fmt.Fprintf(stderr, "vigor-bench: %v\n", err)
 		return 1
 	}
 	if *jsonOut {
 		if err := bench.WriteJSON(stdout, reps); err != nil {
-			fmt.Fprintf(stderr, "vigor bench: %v\n", err)
+			fmt.Fprintf(stderr, "vigor-bench: %v\n", err)
 			return 1
 		}
 		return 0
@@ -91,9 +117,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// runBenchClient is the Vim baseline client; Vim starts it as a job.
-func runBenchClient(args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vigor bench-client", flag.ContinueOnError)
+// runClient is the Vim baseline client; Vim starts it as a job.
+func runClient(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vigor-bench "+bench.ClientCommand, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	size := fs.Int("size", 64, "")
 	count := fs.Int("count", 1000, "")
@@ -103,7 +129,7 @@ func runBenchClient(args []string, stderr io.Writer) int {
 		return 2
 	}
 	if err := bench.VimClient(os.Stdin, os.Stdout, *size, *count, *n, *out); err != nil {
-		fmt.Fprintf(stderr, "vigor bench-client: %v\n", err)
+		fmt.Fprintf(stderr, "vigor-bench %s: %v\n", bench.ClientCommand, err)
 		return 1
 	}
 	return 0
@@ -120,7 +146,7 @@ func envOr(k, def string) string {
 // directory.
 func sourceRoot() string {
 	_, file, _, ok := runtime.Caller(0)
-	if ok && strings.HasSuffix(filepath.ToSlash(file), "cmd/vigor/bench.go") {
+	if ok && strings.HasSuffix(filepath.ToSlash(file), "cmd/vigor-bench/main.go") {
 		return filepath.Dir(filepath.Dir(filepath.Dir(file)))
 	}
 	wd, _ := os.Getwd()

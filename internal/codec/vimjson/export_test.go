@@ -1,0 +1,4 @@
+package vimjson
+
+// PipeBuf is pipeBuf, for the tests of Writer.
+const PipeBuf = pipeBuf
