@@ -308,10 +308,13 @@ func (c *Codec) item(frame []byte) (wire.Raw, error) {
 // 1, its items level 2, and so on. Given a message with a value at level
 // 33 or deeper, Neovim closes the channel without a word (it takes a
 // Number or an empty List or Dict at level 33, but not a String or a
-// List with items; the codec refuses all of them). So a handler's result,
-// at level 3 of a response ([1, id, nil, [result, nil]]), holds Lists and
-// Dicts 29 deep at most, and an argument of nvim_call_function, at level
-// 4, 28 deep.
+// List with items; the codec refuses all of them; found by experiment on
+// Neovim 0.11, TestValuesTooDeep). So a handler's result, answered to the
+// runtime's $request as [2, "nvim_call_function", [ReplyFunc, [token,
+// result, nil]]], sits at level 4 and holds Lists and Dicts 28 deep at
+// most; in a plain response ([1, id, nil, [result, nil]]) it sits at level
+// 3 (29 deep). An argument of nvim_call_function, at level 4, nests 28
+// deep, and one of a batch, at AtomicArgLevel, 25.
 const MaxMessageDepth = 32
 
 // AppendRequest implements wire.Codec.

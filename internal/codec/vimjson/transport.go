@@ -15,6 +15,27 @@ import (
 
 // Transport is the way the plugin's calls reach Vim, as the runtime chose
 // it for this process ($VIGOR_VIM_CALLS, from g:vigor#vim_calls).
+//
+// Why two ways: after every channel callback Vim sets channel_need_redraw
+// and redraws (redraw_after_callback(): update_screen(), the cursor turned
+// off and on, out_flush()). With a screen that writes to the terminal on
+// every call; in Ex mode there is nothing to draw. A "call" channel
+// command does not set the flag. So the command way is the faster with a
+// screen and the callback way without one (BENCHMARKS.md, "Vim calls with
+// a screen"), and the runtime's 'auto' picks by mode(1).
+//
+// The two ways give the same results and errors (e2e TestVimCallPaths),
+// except:
+//   - under a user's :silent!, errors stay silenced in the callback, as
+//     they do for Vim's own functions there (a Vim error does not throw,
+//     and the call answers as if nothing had failed; an explicit :throw is
+//     still caught), while the wrapper's legacy :try turns them on again;
+//   - in Vim's prefix of an error that call() raises itself, such as E117
+//     ("Vim:E117: ..." from the def callback, "Vim(return):E117: ..." from
+//     the wrapper);
+//   - for a result JSON cannot carry (a Funcref): the callback answers
+//     with an error that names it, while Vim answers a command with
+//     [-id, "ERROR"], which the codec reads as "Vim could not answer".
 type Transport struct {
 	// Command sends calls as Vim's channel command "call" of FuncCall
 	// ('command'). Otherwise ('callback', the default) they go as
@@ -64,10 +85,11 @@ const (
 const (
 	ChunkThreshold = 512 << 10
 	ChunkSize      = 256 << 10
-	// ChunkedKey marks a response whose value was sent in chunks:
-	// [id, {"__vigor_chunked__": key, "n": count}]. Vim may handle that
-	// response before the chunk calls queued ahead of it, so the runtime
-	// waits until it has all n.
+	// ChunkedKey marks a plain response (a Codec without ReplyFunc) whose
+	// value was sent in chunks: [id, {"__vigor_chunked__": key, "n":
+	// count}]. The runtime's requests are answered through ReplyFunc, a
+	// call that is chunked as any other (FuncChunked), so the runtime
+	// reads no such response.
 	ChunkedKey = "__vigor_chunked__"
 )
 
