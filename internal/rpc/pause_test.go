@@ -2,9 +2,12 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
+
+	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -63,6 +66,85 @@ func TestHandlerEndResumesReadLoop(t *testing.T) {
 		t.Fatal("the session did not end when its input closed")
 	}
 	bW.Close()
+}
+
+// A request that comes in the same read as an error reply to a caller's
+// direct read is handled at once: the caller handles what is left in the
+// codec's buffer whatever its reply said. With the pause set to an hour,
+// Run would leave it there.
+func TestDrainAfterErrorReply(t *testing.T) {
+	aR, aW, bR, bW := Pipes(t)
+	s := New(msgpackrpc.New(aR), bW, Options{Handler: answerOK{}, Input: aR})
+	if s.dir == nil {
+		t.Skip("no direct reads on this platform")
+	}
+	s.idleDelay = time.Hour
+	runDone := make(chan error, 1)
+	go func() { runDone <- s.Run(context.Background()) }()
+	peer := msgpackrpc.New(bR)
+	frames := make(chan wire.Message, 4)
+	go func() {
+		for {
+			var m wire.Message
+			if peer.ReadMessage(&m) != nil {
+				close(frames)
+				return
+			}
+			frames <- m
+		}
+	}()
+	next := func(what string) wire.Message {
+		t.Helper()
+		select {
+		case m, ok := <-frames:
+			if !ok {
+				t.Fatalf("%s: the session's stream ended", what)
+			}
+			return m
+		case <-time.After(10 * time.Second):
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		panic("unreachable")
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := s.Call(context.Background(), "fails", nil)
+		res <- err
+	}()
+	m := next("the call")
+	// The error reply and a request, in one write.
+	b, err := msgpack.Marshal([]any{1, m.ID, []any{0, "no such function"}, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = peer.AppendRequest(b, 7, "ping", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := aW.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-res:
+		var re *RemoteError
+		if !errors.As(err, &re) {
+			t.Fatalf("the call returned %v, want a RemoteError", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not return")
+	}
+	if got := next("the answer to the request"); got.Kind != wire.Response || got.ID != 7 {
+		t.Fatalf("got %s %d, want the response to 7", got.Kind, got.ID)
+	}
+	// The call was not a handler's, so nothing ends Run's hour-long pause
+	// after it but this.
+	aW.Close()
+	s.resumeRun()
+	select {
+	case <-runDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session did not end when its input closed")
+	}
 }
 
 // Pipes returns two pipes, peer -> session (inR, inW) and session -> peer

@@ -128,10 +128,10 @@ type response struct {
 //     knows that its answer is on its channel, and does not read; and a
 //     reply whose entry is gone is dropped by whoever reads it.
 //   - The codec's buffer: no one waits on the descriptor while a message
-//     is in the buffer. Run and callers look at the buffer first, and a
-//     caller that has its reply handles the rest of the buffer before it
-//     lets the baton go (drain): Run, when it waits, waits on the
-//     descriptor only.
+//     is in the buffer; Run and callers look at the buffer first. A caller
+//     that has read its reply handles the rest of the buffer before it
+//     lets the baton go (drain), so that those messages do not wait for
+//     Run to come back from its pause.
 //   - Between messages a caller blocks only in poll(2) (awaitInput),
 //     which wakeUp ends when its ctx ends or the session does. So it stops
 //     at once, without having read part of a message: the stream stays in
@@ -737,10 +737,11 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 	if waiting {
 		<-s.ack // Run is off the input now
 	}
+	replied := false
 	defer func() {
-		// Complete messages left in the codec's buffer would wait for
-		// Run, which waits on the fd, not the buffer: handle them now.
-		if ok && err == nil {
+		// Messages left in the codec's buffer would wait for Run to come
+		// back from its pause: handle them now.
+		if replied {
 			s.drain()
 		}
 	}()
@@ -775,6 +776,7 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 		}
 		if m.Kind == wire.Response && m.ID == id {
 			s.forget(id)
+			replied = true
 			if m.Error != nil {
 				return m.Result, true, &RemoteError{Raw: m.Error, codec: s.codec}
 			}
