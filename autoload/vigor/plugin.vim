@@ -96,19 +96,43 @@ function! vigor#plugin#discover() abort
     return
   endif
   let l:seen = {}
-  for l:dir in globpath(&runtimepath, 'vigor/*/', 1, 1)
-    let l:dir = fnamemodify(l:dir, ':p:s?[/\\]$??')
-    let l:name = fnamemodify(l:dir, ':t')
-    if has_key(l:seen, l:name) || empty(glob(l:dir . '/*.go', 1, 1))
+  " Names found on disk are read with readdir(), which expands nothing:
+  " glob() would run a directory name with backticks through the shell,
+  " and take [, *, ? and { in a path for wildcards.
+  for l:entry in s:runtimepath()
+    let l:root = l:entry . '/vigor'
+    if !isdirectory(l:root)
       continue
     endif
-    let l:seen[l:name] = 1
-    if !vigor#_internal#plugin#valid_name(l:name)
-      call vigor#_internal#echo#warn(printf('skipped %s: a plugin name is letters, digits, - and _', l:dir))
-      continue
-    endif
-    call vigor#_internal#plugin#load(l:name, l:dir)
+    for l:name in readdir(l:root, {n -> isdirectory(l:root . '/' . n)})
+      let l:dir = fnamemodify(l:root . '/' . l:name, ':p:s?[/\\]$??')
+      if has_key(l:seen, l:name) || empty(readdir(l:dir, {n -> n =~# '\.go$'}))
+        continue
+      endif
+      let l:seen[l:name] = 1
+      if !vigor#_internal#plugin#valid_name(l:name)
+        call vigor#_internal#echo#warn(printf('skipped %s: a plugin name is letters, digits, - and _', l:dir))
+        continue
+      endif
+      call vigor#_internal#plugin#load(l:name, l:dir)
+    endfor
   endfor
+endfunction
+
+" The directories of 'runtimepath', as written (commas separate them, and
+" a backslash escapes a comma). An entry that is not a directory but holds
+" wildcards is expanded, as Vim does, unless it holds a backtick.
+function! s:runtimepath() abort
+  let l:dirs = []
+  for l:entry in split(&runtimepath, '\\\@<!,')
+    let l:entry = substitute(l:entry, '\\,', ',', 'g')
+    if isdirectory(l:entry) || l:entry !~# '[*?[{]' || stridx(l:entry, '`') >= 0
+      call add(l:dirs, fnamemodify(l:entry, ':p:s?[/\\]$??'))
+    else
+      let l:dirs += glob(l:entry, 1, 1)
+    endif
+  endfor
+  return l:dirs
 endfunction
 
 function! vigor#plugin#discovered() abort

@@ -1,0 +1,45 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// Discovery expands nothing that it finds on disk: a plugin directory
+// named with backticks runs no command (it is skipped for its name), and
+// a repository whose path holds ', $, ;, [, ], {, }, * or ? is found.
+func TestDiscoveryExpandsNothing(t *testing.T) {
+	base := t.TempDir()
+	marker := filepath.Join(base, "ran")
+	evil := filepath.Join(base, "evil")
+	bad := filepath.Join(evil, "vigor", "x`touch $VIGOR_TEST_MARKER`")
+	odd := filepath.Join(base, "O'Brien $vigor_no_such_var;[a]{b}*?", "repo")
+	for _, dir := range []string{bad, filepath.Join(odd, "vigor", "oddone")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := editortest.Options{RTP: []string{evil, odd}, Env: []string{"VIGOR_TEST_MARKER=" + marker}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "vigor#plugin#discovered()", 30*time.Second)
+		ed.MustExec(t, "call vigor#plugin#discover()")
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: discovery ran the command in a directory name", ed.Kind)
+		}
+		if st := ed.MustEval(t, "vigor#plugin#status('oddone')"); st == "" {
+			t.Fatalf("%s: the plugin under %q was not found; runtimepath: %v", ed.Kind, odd, ed.MustEval(t, "&runtimepath"))
+		}
+		msgs := ed.Messages(t)
+		if !strings.Contains(msgs, "skipped") || !strings.Contains(msgs, "a plugin name is letters, digits, - and _") {
+			t.Fatalf("%s: no message for the skipped directory; messages: %s", ed.Kind, msgs)
+		}
+	})
+}
