@@ -217,7 +217,17 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 	}
 	// Keep the user's config and state out; keep $HOME (and so Go's module
 	// and build caches).
-	home := filepath.Join(dir, "xdg")
+	// Not under t.TempDir: an editor that is being killed may still write
+	// its state there while the test's clean-up removes the directory.
+	home, err := os.MkdirTemp("", "vigor-xdg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 100 && os.RemoveAll(home) != nil; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 	env := append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
 		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_STATE_HOME="+filepath.Join(home, "state"),
 		"VIMINIT=", "EXINIT=")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/rpc"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -31,6 +32,12 @@ func TestLargeMessages(t *testing.T) {
 		e.ed.request(2, "echo", big)
 		for f := e.ed.next(); f.kind != wire.Response || f.id != 2; f = e.ed.next() {
 			// (Vim gets a large answer in chunks first.)
+		}
+		// The session tells Large of a message it wrote once the write has
+		// returned, which may be after the peer has read it.
+		deadline := time.Now().Add(5 * time.Second)
+		for n.Load() < 2 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
 		}
 		if got := n.Load(); got != 2 {
 			t.Fatalf("Large was called %d times for a large request and its large answer, want 2", got)
