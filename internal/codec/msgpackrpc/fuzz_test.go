@@ -95,6 +95,12 @@ func checkReadMessage(t *testing.T, c *msgpackrpc.Codec, m *wire.Message) {
 	default:
 		t.Fatalf("message of kind %s", m.Kind)
 	}
+	var ve *wire.ValueError
+	if errors.As(err, &ve) {
+		// A value that Neovim could not read (a Dict key that is not a
+		// String, say): the codec refuses to send it, by design.
+		return
+	}
 	if err != nil {
 		t.Fatalf("re-encoding %+v: %v", m, err)
 	}
