@@ -43,3 +43,18 @@ func TestDiscoveryExpandsNothing(t *testing.T) {
 		}
 	})
 }
+
+// The logs that the runtime writes (a build's failure, a plugin's stderr)
+// are made for the user alone.
+func TestRuntimeLogsArePrivate(t *testing.T) {
+	each(t, editortest.Options{RTP: rtp("broken")}, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "vigor#plugin#status('broken') ==# 'failed'", 60*time.Second)
+		log := ed.MustEval(t, "g:vigor#cache_dir . '/log/broken.log'").(string)
+		if err := os.Remove(log); err != nil {
+			t.Fatal(err)
+		}
+		ed.MustExec(t, "call vigor#plugin#reload('broken')")
+		ed.WaitFor(t, "vigor#plugin#status('broken') ==# 'failed' && filereadable(g:vigor#cache_dir . '/log/broken.log')", 60*time.Second)
+		mustEqual(t, ed, "the log's permissions", ed.MustEval(t, "getfperm(g:vigor#cache_dir . '/log/broken.log')"), "rw-------")
+	})
+}

@@ -47,7 +47,7 @@ endfunction
 " {discover}: find the plugins on 'runtimepath' first (at startup; not on
 " a retry, which must not load plugins the user left stopped).
 function! s:start(discover) abort
-  call mkdir(vigor#_internal#conf#log_dir(), 'p')
+  call vigor#_internal#file#mkdir(vigor#_internal#conf#log_dir())
   if a:discover
     call vigor#plugin#discover()
   endif

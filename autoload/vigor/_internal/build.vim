@@ -77,7 +77,7 @@ function! s:on_build_line(ctx, line) abort
     let l:p = vigor#_internal#plugin#get(l:name)
     let l:out = get(l:e, 'output', [])
     if !empty(l:p) && !empty(l:out)
-      call writefile(['build failed:'] + l:out, l:p.log, 'a')
+      call vigor#_internal#file#log(l:p.log, ['build failed:'] + l:out)
     endif
     let l:more = len(filter(copy(l:out), 'v:val =~# ''\.go:\d\+'''))
     let l:msg = l:e.error

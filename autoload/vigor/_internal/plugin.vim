@@ -295,7 +295,7 @@ endfunction
 
 function! s:log(p, lines) abort
   try
-    call writefile(a:lines, a:p.log, 'a')
+    call vigor#_internal#file#log(a:p.log, a:lines)
   catch
   endtry
 endfunction
