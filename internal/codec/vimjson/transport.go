@@ -85,12 +85,6 @@ const (
 const (
 	ChunkThreshold = 512 << 10
 	ChunkSize      = 256 << 10
-	// ChunkedKey marks a plain response (a Codec without ReplyFunc) whose
-	// value was sent in chunks: [id, {"__vigor_chunked__": key, "n":
-	// count}]. The runtime's requests are answered through ReplyFunc, a
-	// call that is chunked as any other (FuncChunked), so the runtime
-	// reads no such response.
-	ChunkedKey = "__vigor_chunked__"
 )
 
 // Call returns the function and arguments to send for a call of fn with

@@ -344,7 +344,9 @@ func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 // maxKeptReply is the largest reply buffer kept between answers.
 const maxKeptReply = 1 << 20
 
-// AppendResponse implements wire.Codec.
+// AppendResponse implements wire.Codec. With ReplyFunc, the answer is a
+// call (chunked when it is large) and the wake-up; without, one frame
+// [id, result], as Vim's channel protocol has it.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if c.ReplyFunc != "" {
 		// The value is encoded first, at the depth it has in a response,
@@ -371,7 +373,6 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 		b = appendInt(b, id)
 		return append(b, ',', '0', ']', '\n'), nil
 	}
-	start := len(b)
 	b = append(b, '[')
 	b = appendInt(b, id)
 	b = append(b, ',')
@@ -388,20 +389,6 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	}
 	if err != nil {
 		return b, err
-	}
-	if len(b)-start+len("]\n") > ChunkThreshold {
-		body := append([]byte(nil), b[valStart:]...)
-		b = b[:start]
-		key := c.key()
-		var n int
-		b, n = appendChunks(b, key, body)
-		b = append(b, '[')
-		b = appendInt(b, id)
-		b = append(b, `,{"`+ChunkedKey+`":`...)
-		b = appendString(b, key)
-		b = append(b, `,"n":`...)
-		b = appendInt(b, int64(n))
-		b = append(b, '}')
 	}
 	return append(b, ']', '\n'), nil
 }

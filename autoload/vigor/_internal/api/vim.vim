@@ -116,9 +116,9 @@ def vigor#_internal#api#vim#chunk(key: string, text: string)
   add(s:chunks[key], text)
 enddef
 
-" Returns the value whose JSON text came in the {n} chunks of {key}. Vim
-" hands ch_evalexpr() its reply before it runs the chunk calls queued ahead
-" of it, so this lets them run (sleep does) until all have come.
+" Returns the value whose JSON text came in the {n} chunks of {key}. The
+" chunk calls come before the call that takes them, in order, so all have
+" come; if some have not, this lets them run (sleep does), for 60 s.
 def vigor#_internal#api#vim#take(key: string, n: number): any
   s:taking[key] = 1
   try

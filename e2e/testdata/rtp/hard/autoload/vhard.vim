@@ -9,13 +9,6 @@ function! vhard#deep(n) abort
   return vigor#request('vhard', 'deep', [a:n]) + 1
 endfunction
 
-function! vhard#stack(n) abort
-  if a:n == 0
-    return expand('<stack>')
-  endif
-  return vigor#request('vhard', 'stack', [a:n])
-endfunction
-
 " Once the runtime can see that the channel of vhard is closed (the process
 " was killed), sends a request_async and a request: [0, result].
 function! vhard#after_crash() abort

@@ -109,18 +109,5 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return "bye"
 	})
 	p.Handle("fmt", func(v any) string { return fmt.Sprint(v) })
-	for _, f := range extra {
-		f(p)
-	}
 	return nil
 }
-
-func init() {
-	extra = append(extra, func(p *vigor.Plugin) {
-		p.Handle("stack", func(ctx context.Context, n int) (string, error) {
-			return vigor.CallAs[string](ctx, p, "vhard#stack", n-1)
-		})
-	})
-}
-
-var extra []func(*vigor.Plugin)
