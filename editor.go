@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"unsafe"
 
@@ -152,23 +151,6 @@ func (p *Plugin) result(name, fn string, raw wire.Raw) (any, error) {
 	if err := p.codec.Unmarshal(raw, &v); err != nil {
 		p.log.Warn("a result does not decode", "fn", fn, "err", err)
 		return nil, resultErr(name, err)
-	}
-	return v, nil
-}
-
-// CallAs calls the editor function fn and decodes its result into a T, by
-// the rules of a handler's parameters (see the package documentation). A
-// result that does not fit fails with an error that says why, such as
-// `toupper(): the result: expected a Number, got a String ("X")`.
-func CallAs[T any](ctx context.Context, p *Plugin, fn string, args ...any) (T, error) {
-	var v T
-	raw, err := p.ed.Call(ctx, fn, args)
-	if err != nil {
-		return v, p.editorErr(fn, err)
-	}
-	if err := p.dec.decode(p.codec, raw, reflect.ValueOf(&v).Elem()); err != nil {
-		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
-		return v, fmt.Errorf("%s(): %w", fn, err.in("the result"))
 	}
 	return v, nil
 }

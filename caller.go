@@ -1,0 +1,100 @@
+package vigor
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Caller is what code outside this package needs from the editor: calling
+// an editor function with its result decoded into a Go value, evaluating
+// an expression, running an Ex command, and the editor's Meta. *Plugin
+// implements it, and so does *Batch, which records the calls made through
+// it and sends them in one round trip. The std packages and an author's
+// own helpers take a Caller, so each of them works unchanged in a batch.
+//
+// The rule for results: CallInto and EvalInto decode the result into
+// result, a non-nil pointer (or nil to drop the result), by the rules of a
+// handler's parameters (see the package documentation). Through a *Plugin
+// the pointer is filled in before the method returns. Through a *Batch the
+// call is only recorded and the method returns nil: the pointer is filled
+// in when the batch has run, and functions that return a value (CallAs,
+// EvalAs and the std wrappers) return the zero value. To receive a result
+// from a batch, pass b.Into(&v) as the Caller.
+type Caller interface {
+	// CallInto calls the editor function fn with args and decodes its
+	// result into result.
+	CallInto(ctx context.Context, result any, fn string, args ...any) error
+	// EvalInto evaluates the Vim expression expr, with vars visible as l:
+	// variables (vars may be nil), and decodes its value into result.
+	EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error
+	// Cmd runs one Ex command, as Plugin.Cmd does.
+	Cmd(ctx context.Context, cmd string, vars map[string]any) error
+	// Meta describes the editor.
+	Meta() Meta
+}
+
+var _ Caller = (*Plugin)(nil)
+
+// CallInto implements Caller: it calls fn(args...) and decodes the result
+// into result, a non-nil pointer, or nil to drop the result. A result that
+// does not fit fails with an error such as
+// `toupper(): the result: expected a Number, got a String ("X")`.
+func (p *Plugin) CallInto(ctx context.Context, result any, fn string, args ...any) error {
+	raw, err := p.ed.Call(ctx, fn, args)
+	if err != nil {
+		return p.editorErr(fn, err)
+	}
+	return p.decodeResult(fn+"()", fn, raw, result)
+}
+
+// EvalInto implements Caller: it evaluates expr with vars visible as l:
+// variables and decodes the value into result, as CallInto does.
+func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	if err != nil {
+		return p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
+	}
+	return p.decodeResult("the expression", protocol.FuncEval, raw, result)
+}
+
+// decodeResult decodes raw, the result of fn, into result (a pointer, or
+// nil to drop it); name is what errors call the call.
+func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
+	if result == nil {
+		return nil
+	}
+	dst := reflect.ValueOf(result)
+	if dst.Kind() != reflect.Pointer || dst.IsNil() {
+		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
+	}
+	if err := p.dec.decode(p.codec, raw, dst.Elem()); err != nil {
+		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
+		return fmt.Errorf("%s: %w", name, err.in("the result"))
+	}
+	return nil
+}
+
+// CallAs calls the editor function fn through c and returns its result
+// decoded into a T. Through a *Batch it records the call and returns the
+// zero T (see Caller).
+func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
+	var v T
+	err := c.CallInto(ctx, &v, fn, args...)
+	return v, err
+}
+
+// EvalAs evaluates expr through c, with vars visible as l: variables, and
+// returns its value decoded into a T. Through a *Batch it records the
+// evaluation and returns the zero T (see Caller).
+func EvalAs[T any](ctx context.Context, c Caller, expr string, vars map[string]any) (T, error) {
+	var v T
+	err := c.EvalInto(ctx, &v, expr, vars)
+	return v, err
+}
