@@ -58,3 +58,22 @@ func TestRuntimeLogsArePrivate(t *testing.T) {
 		mustEqual(t, ed, "the log's permissions", ed.MustEval(t, "getfperm(g:vigor#cache_dir . '/log/broken.log')"), "rw-------")
 	})
 }
+
+// A plugin that :packadd puts on 'runtimepath' after startup is found by
+// the first request to it, with no call of vigor#plugin#discover(); an
+// unknown name suggests the closest known one.
+func TestPackaddAfterStartup(t *testing.T) {
+	opts := editortest.Options{RTP: []string{hello()}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hello")
+		ed.MustExec(t, "set packpath^="+filepath.Join(editortest.Root(), "e2e", "testdata"))
+		ed.MustExec(t, "packadd lazyrepo")
+		mustEqual(t, ed, "vlazy", ed.MustEval(t, `vigor#request('vlazy', 'upper', ['lazy'])`), "LAZY")
+		mustThrow(t, ed, `vigor#request('helo', 'greet', [])`,
+			"[vigor] helo.greet: there is no plugin helo (no vigor/helo/ directory on 'runtimepath'); did you mean hello?")
+		msg := mustThrow(t, ed, `vigor#request('zzzzzz', 'greet', [])`, "there is no plugin zzzzzz")
+		if strings.Contains(msg, "did you mean") {
+			t.Fatalf("%s: a suggestion for a name like no other: %s", ed.Kind, msg)
+		}
+	})
+}

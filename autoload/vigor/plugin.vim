@@ -1,5 +1,4 @@
 " Plugin lifecycle. :help vigor-plugin-functions
-let s:discovered = 0
 
 " Loads the plugin {name} from the directory {dir} (its vigor/{name}/
 " directory): builds it if needed, starts it and fires the events. Does
@@ -91,50 +90,9 @@ endfunction
 " first one found for a name wins. Directories with invalid names are
 " skipped with a warning.
 function! vigor#plugin#discover() abort
-  let s:discovered = 1
-  if vigor#_internal#conf#get('disabled')
-    return
-  endif
-  let l:seen = {}
-  " Names found on disk are read with readdir(), which expands nothing:
-  " glob() would run a directory name with backticks through the shell,
-  " and take [, *, ? and { in a path for wildcards.
-  for l:entry in s:runtimepath()
-    let l:root = l:entry . '/vigor'
-    if !isdirectory(l:root)
-      continue
-    endif
-    for l:name in readdir(l:root, {n -> isdirectory(l:root . '/' . n)})
-      let l:dir = fnamemodify(l:root . '/' . l:name, ':p:s?[/\\]$??')
-      if has_key(l:seen, l:name) || empty(readdir(l:dir, {n -> n =~# '\.go$'}))
-        continue
-      endif
-      let l:seen[l:name] = 1
-      if !vigor#_internal#plugin#valid_name(l:name)
-        call vigor#_internal#echo#warn(printf('skipped %s: a plugin name is letters, digits, - and _', l:dir))
-        continue
-      endif
-      call vigor#_internal#plugin#load(l:name, l:dir)
-    endfor
-  endfor
-endfunction
-
-" The directories of 'runtimepath', as written (commas separate them, and
-" a backslash escapes a comma). An entry that is not a directory but holds
-" wildcards is expanded, as Vim does, unless it holds a backtick.
-function! s:runtimepath() abort
-  let l:dirs = []
-  for l:entry in split(&runtimepath, '\\\@<!,')
-    let l:entry = substitute(l:entry, '\\,', ',', 'g')
-    if isdirectory(l:entry) || l:entry !~# '[*?[{]' || stridx(l:entry, '`') >= 0
-      call add(l:dirs, fnamemodify(l:entry, ':p:s?[/\\]$??'))
-    else
-      let l:dirs += glob(l:entry, 1, 1)
-    endif
-  endfor
-  return l:dirs
+  call vigor#_internal#discover#all()
 endfunction
 
 function! vigor#plugin#discovered() abort
-  return s:discovered
+  return vigor#_internal#discover#done()
 endfunction

@@ -50,8 +50,6 @@ endfunction
 
 " The registry entry of a plugin that can take calls now or later. Throws
 " for invalid names, unknown, failed and unloaded plugins.
-" The registry entry of a plugin that can take calls now or later. Throws
-" for invalid names, unknown, failed and unloaded plugins.
 function! vigor#_internal#request#known(name, method) abort
   call vigor#_internal#plugin#check_name(a:name)
   if type(a:method) != v:t_string
@@ -62,13 +60,16 @@ function! vigor#_internal#request#known(name, method) abort
     return {}
   endif
   let l:p = vigor#_internal#plugin#get(a:name)
-  if empty(l:p) && !vigor#plugin#discovered()
-    call vigor#plugin#discover()
+  if empty(l:p)
+    " A plugin put on 'runtimepath' after discovery (:packadd, a lazy
+    " plugin manager) is found here.
+    call vigor#_internal#discover#new()
     let l:p = vigor#_internal#plugin#get(a:name)
   endif
   if empty(l:p)
-    throw printf('[vigor] %s.%s: there is no plugin %s (no vigor/%s/ directory on ''runtimepath'')',
-          \ a:name, a:method, a:name, a:name)
+    let l:near = vigor#_internal#discover#closest(a:name)
+    throw printf('[vigor] %s.%s: there is no plugin %s (no vigor/%s/ directory on ''runtimepath'')%s',
+          \ a:name, a:method, a:name, a:name, empty(l:near) ? '' : '; did you mean ' . l:near . '?')
   endif
   if !vigor#_internal#plugin#is_coming(l:p)
     call s:check_state(l:p, a:method)

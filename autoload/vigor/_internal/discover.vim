@@ -1,0 +1,105 @@
+" Discovery: the vigor/{name}/ directories on 'runtimepath'.
+" :help vigor-discovery
+let s:discovered = 0
+
+" Loads every plugin found (vigor#plugin#discover()).
+function! vigor#_internal#discover#all() abort
+  let s:discovered = 1
+  if vigor#_internal#conf#get('disabled')
+    return
+  endif
+  for [l:name, l:dir] in s:found()
+    call vigor#_internal#plugin#load(l:name, l:dir)
+  endfor
+endfunction
+
+" Loads the plugins found whose names the registry does not hold yet, such
+" as those that :packadd put on 'runtimepath' after startup. Plugins it
+" knows are left as they are (a failed one is not retried).
+function! vigor#_internal#discover#new() abort
+  let s:discovered = 1
+  if vigor#_internal#conf#get('disabled')
+    return
+  endif
+  for [l:name, l:dir] in s:found()
+    if empty(vigor#_internal#plugin#get(l:name))
+      call vigor#_internal#plugin#load(l:name, l:dir)
+    endif
+  endfor
+endfunction
+
+function! vigor#_internal#discover#done() abort
+  return s:discovered
+endfunction
+
+" [name, dir] of each plugin directory on 'runtimepath', the first one for
+" a name. Names found on disk are read with readdir(), which expands
+" nothing: glob() would run a directory name with backticks through the
+" shell, and take [, *, ? and { in a path for wildcards.
+function! s:found() abort
+  let l:seen = {}
+  let l:found = []
+  for l:entry in s:runtimepath()
+    let l:root = l:entry . '/vigor'
+    if !isdirectory(l:root)
+      continue
+    endif
+    for l:name in readdir(l:root, {n -> isdirectory(l:root . '/' . n)})
+      let l:dir = fnamemodify(l:root . '/' . l:name, ':p:s?[/\\]$??')
+      if has_key(l:seen, l:name) || empty(readdir(l:dir, {n -> n =~# '\.go$'}))
+        continue
+      endif
+      let l:seen[l:name] = 1
+      if !vigor#_internal#plugin#valid_name(l:name)
+        call vigor#_internal#echo#warn(printf('skipped %s: a plugin name is letters, digits, - and _', l:dir))
+        continue
+      endif
+      call add(l:found, [l:name, l:dir])
+    endfor
+  endfor
+  return l:found
+endfunction
+
+" The directories of 'runtimepath', as written (commas separate them, and
+" a backslash escapes a comma). An entry that is not a directory but holds
+" wildcards is expanded, as Vim does, unless it holds a backtick.
+function! s:runtimepath() abort
+  let l:dirs = []
+  for l:entry in split(&runtimepath, '\\\@<!,')
+    let l:entry = substitute(l:entry, '\\,', ',', 'g')
+    if isdirectory(l:entry) || l:entry !~# '[*?[{]' || stridx(l:entry, '`') >= 0
+      call add(l:dirs, fnamemodify(l:entry, ':p:s?[/\\]$??'))
+    else
+      let l:dirs += glob(l:entry, 1, 1)
+    endif
+  endfor
+  return l:dirs
+endfunction
+
+" The known plugin name closest to name (at most a third of its letters
+" differ), or ''.
+function! vigor#_internal#discover#closest(name) abort
+  let l:best = ''
+  let l:best_d = max([1, len(a:name) / 3]) + 1
+  for l:known in sort(keys(vigor#_internal#plugin#all()))
+    let l:d = s:distance(tolower(a:name), tolower(l:known))
+    if l:d < l:best_d
+      let [l:best, l:best_d] = [l:known, l:d]
+    endif
+  endfor
+  return l:best
+endfunction
+
+" The edit distance of a and b (insertions, deletions, substitutions).
+function! s:distance(a, b) abort
+  let l:prev = range(len(a:b) + 1)
+  for l:i in range(1, len(a:a))
+    let l:cur = [l:i]
+    for l:j in range(1, len(a:b))
+      let l:cost = a:a[l:i - 1] ==# a:b[l:j - 1] ? 0 : 1
+      call add(l:cur, min([l:prev[l:j] + 1, l:cur[l:j - 1] + 1, l:prev[l:j - 1] + l:cost]))
+    endfor
+    let l:prev = l:cur
+  endfor
+  return l:prev[-1]
+endfunction
