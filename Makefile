@@ -56,6 +56,11 @@ vigor-bench:
 demo:
 	@env $(EDITORS) scripts/demo.sh
 
+## doc/tags: the help tags that the project ships (TestHelptags checks them).
+.PHONY: doc/tags
+doc/tags:
+	@env $(EDITORS) bash -c 'd=$$(mktemp -d) && cp doc/vigor.txt "$$d"/ && "$${VIGOR_TEST_VIM:-vim}" -u NONE -i NONE -N -es -c "helptags $$d" -c "qa!" && cp "$$d"/tags doc/tags && rm -r "$$d"'
+
 ## editors: install Vim and Neovim and print their paths.
 editors:
 	@scripts/setup-editors.sh

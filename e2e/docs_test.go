@@ -9,9 +9,16 @@ import (
 	"github.com/vigorvim/vigor/internal/editortest"
 )
 
-// doc/vigor.txt is valid help: :helptags succeeds on it, in both editors.
+// doc/vigor.txt is valid help: :helptags succeeds on it, in both editors,
+// and writes what doc/tags holds (the project ships doc/tags, so that
+// :help works for users of native packages, who do not run :helptags; run
+// `make doc/tags` after adding a tag).
 func TestHelptags(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(editortest.Root(), "doc", "vigor.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := os.ReadFile(filepath.Join(editortest.Root(), "doc", "tags"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +46,19 @@ func TestHelptags(t *testing.T) {
 			if err != nil || len(tags) == 0 {
 				t.Fatalf("%s: no tags written: %v", kind, err)
 			}
+			if string(tags) != string(shipped) {
+				t.Fatalf("%s: doc/tags is not what :helptags writes; run `make doc/tags`", kind)
+			}
 		})
 	}
+}
+
+// :help finds Vigor's tags with nothing but Vigor on 'runtimepath' (no
+// :helptags run by the user).
+func TestHelpWithoutHelptags(t *testing.T) {
+	each(t, editortest.Options{}, func(t *testing.T, ed *editortest.Editor) {
+		ed.MustExec(t, "help vigor-discovery")
+		mustEqual(t, ed, "the help file", ed.MustEval(t, "expand('%:t')"), "vigor.txt")
+		ed.MustExec(t, "helpclose")
+	})
 }

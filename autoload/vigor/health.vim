@@ -18,6 +18,10 @@ function! vigor#health#report() abort
     call add(l:r, ['error', printf('Go toolchain %s not found: install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
   endif
   call add(l:r, ['info', 'cache: ' . vigor#_internal#conf#cache_dir()])
+  if !filereadable(vigor#_internal#bootstrap#root() . '/doc/tags')
+    call add(l:r, ['warn', printf('no help tags in %s/doc, so :help vigor fails: run :helptags %s/doc',
+          \ vigor#_internal#bootstrap#root(), fnameescape(vigor#_internal#bootstrap#root()))])
+  endif
   let l:state = vigor#_internal#bootstrap#state()
   if l:state ==# 'ready'
     call add(l:r, ['ok', 'vigor command: ' . vigor#_internal#bootstrap#vigor()])
