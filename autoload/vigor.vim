@@ -93,6 +93,9 @@ function! vigor#request_async(name, method, params, success, failure) abort
   let l:p = vigor#_internal#request#known(a:name, a:method)
   call vigor#_internal#request#params(a:name, a:method, a:params)
   call vigor#_internal#request#sendable(a:name, a:method, a:params)
+  let l:where = a:name . '.' . a:method
+  call vigor#_internal#value#expect_callback(l:where, 'the success callback', a:success)
+  call vigor#_internal#value#expect_callback(l:where, 'the failure callback', a:failure)
   if empty(l:p)
     return 0
   endif
@@ -105,6 +108,9 @@ endfunction
 " Cancels the context of every running handler in every plugin; {reason}
 " is optional.
 function! vigor#interrupt(...) abort
+  if a:0
+    call vigor#_internal#value#expect('vigor#interrupt()', 'the reason', a:1, [v:t_string], 'a String')
+  endif
   call vigor#_internal#plugin#interrupt(a:0 ? a:1 : v:null)
   return 0
 endfunction

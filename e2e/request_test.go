@@ -117,3 +117,28 @@ func TestDispatchWaitsForTarget(t *testing.T) {
 		mustThrow(t, ed, `vigor#request('vtest', 'dispatch', ['nosuch', 'x', []])`, "vtest.dispatch:", "there is no plugin nosuch")
 	})
 }
+
+// Arguments of the wrong type to the Vim script API give one [vigor] line
+// that names the expected type, the same on both editors, never the
+// editor's own error from inside the runtime.
+func TestAPIArgumentTypes(t *testing.T) {
+	each(t, editortest.Options{RTP: []string{hello()}}, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hello")
+		for expr, want := range map[string]string{
+			`vigor#request('hello', 'greet', 'notalist')`:           "[vigor] hello.greet: the arguments must be a List, not a String",
+			`vigor#request('hello', v:null, [])`:                    "[vigor] hello: the method name must be a String, not v:null",
+			`vigor#notify('hello', 1, [])`:                          "[vigor] hello: the method name must be a String, not a Number",
+			`vigor#request(1, 'greet', [])`:                         "[vigor] a plugin name must be a String, not a Number",
+			`vigor#plugin#status(v:null)`:                           "[vigor] a plugin name must be a String, not v:null",
+			`vigor#request_async('hello', 'greet', [], 1, {-> 0})`:  "[vigor] hello.greet: the success callback must be a Funcref or the name of a function, not a Number",
+			`vigor#request_async('hello', 'greet', [], {-> 0}, [])`: "[vigor] hello.greet: the failure callback must be a Funcref or the name of a function, not a List",
+			`vigor#plugin#wait('hello', 'x')`:                       "[vigor] hello: the options of vigor#plugin#wait() must be a Dict, not a String",
+			`vigor#plugin#wait_async('hello', 1)`:                   "[vigor] hello: the callback must be a Funcref or the name of a function, not a Number",
+			`vigor#plugin#load('hello', 1)`:                         "[vigor] hello: the directory must be a String, not a Number",
+			`vigor#interrupt(1)`:                                    "[vigor] vigor#interrupt(): the reason must be a String, not a Number",
+		} {
+			mustThrow(t, ed, expr, want)
+		}
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['x'])`), "Hello, x!")
+	})
+}

@@ -5,6 +5,7 @@
 " nothing if it is already loading, loaded or unloading.
 function! vigor#plugin#load(name, dir) abort
   call vigor#_internal#plugin#check_name(a:name)
+  call vigor#_internal#value#expect(a:name, 'the directory', a:dir, [v:t_string], 'a String')
   if vigor#_internal#conf#get('disabled')
     return
   endif
@@ -45,6 +46,7 @@ endfunction
 function! vigor#plugin#wait(name, ...) abort
   call vigor#_internal#plugin#check_name(a:name)
   let l:opts = a:0 ? a:1 : {}
+  call vigor#_internal#value#expect(a:name, 'the options of vigor#plugin#wait()', l:opts, [v:t_dict], 'a Dict')
   let l:timeout = get(l:opts, 'timeout', vigor#_internal#conf#get('request_timeout'))
   let l:interval = get(l:opts, 'interval', vigor#_internal#conf#get('wait_interval'))
   let l:silent = get(l:opts, 'silent', 0)
@@ -76,6 +78,7 @@ endfunction
 " dropped if the load fails.
 function! vigor#plugin#wait_async(name, callback) abort
   call vigor#_internal#plugin#check_name(a:name)
+  call vigor#_internal#value#expect_callback(a:name, 'the callback', a:callback)
   let l:p = vigor#_internal#plugin#get(a:name)
   if !empty(l:p) && l:p.state ==# 'loaded'
     call a:callback()

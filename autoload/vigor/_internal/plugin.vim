@@ -29,6 +29,9 @@ function! vigor#_internal#plugin#valid_name(name) abort
 endfunction
 
 function! vigor#_internal#plugin#check_name(name) abort
+  if type(a:name) != v:t_string
+    throw '[vigor] a plugin name must be a String, not ' . vigor#_internal#value#article(a:name)
+  endif
   if !vigor#_internal#plugin#valid_name(a:name)
     throw printf('[vigor] invalid plugin name %s: a name is letters, digits, - and _', string(a:name))
   endif

@@ -65,3 +65,19 @@ function! vigor#_internal#value#maybe_unsendable(args) abort
   let l:s = string(a:args)
   return stridx(l:s, 'function(') >= 0 || (!has('nvim') && l:s =~# '\<\%(process\|channel\) ')
 endfunction
+
+" Throws "[vigor] {where}: {what} must be {want}, not a ..." unless the type
+" of value is one of types (v:t_ numbers); the API's arguments are checked
+" this way, so that both editors give the same error.
+function! vigor#_internal#value#expect(where, what, value, types, want) abort
+  if index(a:types, type(a:value)) < 0
+    throw printf('[vigor] %s: %s must be %s, not %s', a:where, a:what, a:want,
+          \ vigor#_internal#value#article(a:value))
+  endif
+endfunction
+
+" Checks that callback is a Funcref or the name of a function.
+function! vigor#_internal#value#expect_callback(where, what, callback) abort
+  call vigor#_internal#value#expect(a:where, a:what, a:callback, [v:t_func, v:t_string],
+        \ 'a Funcref or the name of a function')
+endfunction
