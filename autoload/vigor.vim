@@ -26,14 +26,24 @@ else
     let l:p = get(s:plugins, a:name, s:none)
     if l:p.state !=# 'loaded' || type(a:params) != v:t_list || type(a:method) != v:t_string
           \ || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
-      let l:p = vigor#_internal#request#target(a:name, a:method, a:params)
+      " Errors are thrown from here, not from the helpers, so that the
+      " user's "Error detected while processing" names vigor#request()
+      " alone.
+      try
+        let l:p = vigor#_internal#request#target(a:name, a:method, a:params)
+      catch /^\[vigor\]/
+        throw v:exception
+      endtry
       if empty(l:p)
         return 0
       endif
     endif
     " rpcnotify() would send a Funcref as nil without a word.
     if stridx(string(a:params), 'function(') >= 0
-      call vigor#_internal#request#sendable(a:name, a:method, a:params)
+      let l:bad = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
+      if !empty(l:bad)
+        throw l:bad
+      endif
     endif
     let l:h = l:p.handle
     let s:state.token += 1
@@ -42,7 +52,11 @@ else
       call rpcnotify(l:h.chan, '$request', l:token, a:method, a:params)
     catch /^Vim\%((\a\+)\)\=:E475:/
       " The channel is gone (a crash): wait for the restart, send again.
-      return vigor#_internal#request#resend(l:p, a:method, a:params)
+      try
+        return vigor#_internal#request#resend(l:p, a:method, a:params)
+      catch /^\[vigor\]/
+        throw v:exception
+      endtry
     endtry
     " wait() runs the plugin's calls, and returns early when one of them
     " fails: wait again. (Function calls cost microseconds each here, so
@@ -61,14 +75,19 @@ else
     finally
       let s:state.depth -= 1
     endtry
+    let l:args = [l:p, a:method, l:token, l:h, l:stopped]
     if has_key(s:replies, l:token)
       let l:res = remove(s:replies, l:token)
       if type(l:res) == v:t_list && len(l:res) == 2 && l:res[1] is v:null
         return l:res[0]
       endif
-      return vigor#_internal#request#fail(l:p, a:method, l:token, l:h, l:stopped, l:res)
+      call add(l:args, l:res)
     endif
-    return vigor#_internal#request#fail(l:p, a:method, l:token, l:h, l:stopped)
+    try
+      call call('vigor#_internal#request#fail', l:args)
+    catch /^\[vigor\]/
+      throw v:exception
+    endtry
   endfunction
 endif
 
@@ -76,9 +95,13 @@ endif
 " A notify to a plugin that is not ready yet is queued and delivered, in
 " order, when it is.
 function! vigor#notify(name, method, params) abort
-  let l:p = vigor#_internal#request#known(a:name, a:method)
-  call vigor#_internal#request#params(a:name, a:method, a:params)
-  call vigor#_internal#request#sendable(a:name, a:method, a:params)
+  try
+    let l:p = vigor#_internal#request#known(a:name, a:method)
+    call vigor#_internal#request#params(a:name, a:method, a:params)
+    call vigor#_internal#request#sendable(a:name, a:method, a:params)
+  catch /^\[vigor\]/
+    throw v:exception
+  endtry
   if empty(l:p)
     return 0
   endif
@@ -90,12 +113,16 @@ endfunction
 " an error object {'name', 'plugin', 'method', 'message'}. The callback
 " that is not used is released too.
 function! vigor#request_async(name, method, params, success, failure) abort
-  let l:p = vigor#_internal#request#known(a:name, a:method)
-  call vigor#_internal#request#params(a:name, a:method, a:params)
-  call vigor#_internal#request#sendable(a:name, a:method, a:params)
-  let l:where = a:name . '.' . a:method
-  call vigor#_internal#value#expect_callback(l:where, 'the success callback', a:success)
-  call vigor#_internal#value#expect_callback(l:where, 'the failure callback', a:failure)
+  try
+    let l:p = vigor#_internal#request#known(a:name, a:method)
+    call vigor#_internal#request#params(a:name, a:method, a:params)
+    call vigor#_internal#request#sendable(a:name, a:method, a:params)
+    let l:where = a:name . '.' . a:method
+    call vigor#_internal#value#expect_callback(l:where, 'the success callback', a:success)
+    call vigor#_internal#value#expect_callback(l:where, 'the failure callback', a:failure)
+  catch /^\[vigor\]/
+    throw v:exception
+  endtry
   if empty(l:p)
     return 0
   endif
@@ -108,8 +135,8 @@ endfunction
 " Cancels the context of every running handler in every plugin; {reason}
 " is optional.
 function! vigor#interrupt(...) abort
-  if a:0
-    call vigor#_internal#value#expect('vigor#interrupt()', 'the reason', a:1, [v:t_string], 'a String')
+  if a:0 && type(a:1) != v:t_string
+    throw '[vigor] vigor#interrupt(): the reason must be a String, not ' . vigor#_internal#value#article(a:1)
   endif
   call vigor#_internal#plugin#interrupt(a:0 ? a:1 : v:null)
   return 0

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,34 @@ func TestCtrlCStopsRequest(t *testing.T) {
 			t.Logf("%s screen after CTRL-C:\n%s", kind, s)
 			tm.keys("Enter", ":echo 'cause: ' . vigor#request('vhard', 'cause', ['ctrlc'])", "Enter")
 			tm.waitScreen("cause: interrupted by vigor#interrupt(): CTRL-C stopped vigor#request()", 10*time.Second)
+		})
+	}
+}
+
+// An error thrown to the user names only the public function that was
+// called, not the runtime's helpers, and its [vigor] line appears once.
+func TestThrownErrorsOnScreen(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("hard")...)
+			tm.keys(":call vigor#plugin#wait('vhard') | echo 'ready: ' . vigor#plugin#status('vhard')", "Enter")
+			tm.waitScreen("ready: loaded", 60*time.Second)
+			for _, c := range []struct{ call, fn, msg string }{
+				{"vigor#request('nosuch', 'x', [])", "vigor#request", "[vigor] nosuch.x: there is no plugin nosuch"},
+				{"vigor#request('vhard', 'wait', [1])", "vigor#request", "[vigor] vhard.wait: takes 2 arguments"},
+				{"vigor#request('vhard', 'wait', 'x')", "vigor#request", "[vigor] vhard.wait: the arguments must be a List"},
+				{"vigor#notify('vhard', 1, [])", "vigor#notify", "[vigor] vhard: the method name must be a String"},
+				{"vigor#plugin#status('a.b')", "vigor#plugin#status", "[vigor] invalid plugin name 'a.b'"},
+			} {
+				tm.keys(":call "+c.call, "Enter")
+				s := tm.waitScreen(c.msg, 10*time.Second)
+				if n := strings.Count(s, c.msg); n != 1 || strings.Contains(s, "_internal") ||
+					!regexp.MustCompile(`Error detected while processing function `+c.fn+`[[:]`).MatchString(s) {
+					t.Fatalf("%s: %s shows its error %d times, or names more than %s():\n%s", kind, c.call, n, c.fn, s)
+				}
+				tm.keys("Enter", ":redraw!", "Enter")
+			}
 		})
 	}
 }

@@ -4,8 +4,13 @@
 " directory): builds it if needed, starts it and fires the events. Does
 " nothing if it is already loading, loaded or unloading.
 function! vigor#plugin#load(name, dir) abort
-  call vigor#_internal#plugin#check_name(a:name)
-  call vigor#_internal#value#expect(a:name, 'the directory', a:dir, [v:t_string], 'a String')
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
+  if type(a:dir) != v:t_string
+    throw printf('[vigor] %s: the directory must be a String, not %s', a:name, vigor#_internal#value#article(a:dir))
+  endif
   if vigor#_internal#conf#get('disabled')
     return
   endif
@@ -15,27 +20,39 @@ endfunction
 " Unloads {name}: its unload hooks run, then its process exits. If it is
 " still loading, it is unloaded once it has loaded.
 function! vigor#plugin#unload(name) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
   call vigor#_internal#plugin#unload(a:name)
 endfunction
 
 " Unloads {name} and loads it again (rebuilding it if its code changed). A
 " plugin that failed to load is loaded again.
 function! vigor#plugin#reload(name) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
   call vigor#_internal#plugin#reload(a:name)
 endfunction
 
 " 1 if {name} has finished loading, successfully or not; 0 otherwise.
 function! vigor#plugin#is_loaded(name) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
   return index(['loaded', 'failed'], vigor#_internal#plugin#state(a:name)) >= 0
 endfunction
 
 " The state of {name}: 'reserved', 'building', 'starting', 'loaded',
 " 'failed', 'unloading', 'stopped', or '' for a plugin Vigor does not know.
 function! vigor#plugin#status(name) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
   return vigor#_internal#plugin#state(a:name)
 endfunction
 
@@ -44,9 +61,15 @@ endfunction
 " {options}: timeout (ms, default g:vigor#request_timeout), interval (ms),
 " silent (no message on timeout or failure).
 function! vigor#plugin#wait(name, ...) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
   let l:opts = a:0 ? a:1 : {}
-  call vigor#_internal#value#expect(a:name, 'the options of vigor#plugin#wait()', l:opts, [v:t_dict], 'a Dict')
+  if type(l:opts) != v:t_dict
+    throw printf('[vigor] %s: the options of vigor#plugin#wait() must be a Dict, not %s', a:name,
+          \ vigor#_internal#value#article(l:opts))
+  endif
   let l:timeout = get(l:opts, 'timeout', vigor#_internal#conf#get('request_timeout'))
   let l:interval = get(l:opts, 'interval', vigor#_internal#conf#get('wait_interval'))
   let l:silent = get(l:opts, 'silent', 0)
@@ -77,8 +100,14 @@ endfunction
 " Calls {callback} when {name} has loaded (at once if it is loaded). It is
 " dropped if the load fails.
 function! vigor#plugin#wait_async(name, callback) abort
-  call vigor#_internal#plugin#check_name(a:name)
-  call vigor#_internal#value#expect_callback(a:name, 'the callback', a:callback)
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
+  if index([v:t_func, v:t_string], type(a:callback)) < 0
+    throw printf('[vigor] %s: the callback must be a Funcref or the name of a function, not %s', a:name,
+          \ vigor#_internal#value#article(a:callback))
+  endif
   let l:p = vigor#_internal#plugin#get(a:name)
   if !empty(l:p) && l:p.state ==# 'loaded'
     call a:callback()

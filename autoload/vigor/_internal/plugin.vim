@@ -29,12 +29,22 @@ function! vigor#_internal#plugin#valid_name(name) abort
 endfunction
 
 function! vigor#_internal#plugin#check_name(name) abort
+  let l:err = vigor#_internal#plugin#name_error(a:name)
+  if !empty(l:err)
+    throw l:err
+  endif
+endfunction
+
+" The error for an invalid plugin name, or ''. The public functions throw
+" it themselves, so that "Error detected while processing" names them
+" alone.
+function! vigor#_internal#plugin#name_error(name) abort
   if type(a:name) != v:t_string
-    throw '[vigor] a plugin name must be a String, not ' . vigor#_internal#value#article(a:name)
+    return '[vigor] a plugin name must be a String, not ' . vigor#_internal#value#article(a:name)
+  elseif a:name !~# s:NAME
+    return printf('[vigor] invalid plugin name %s: a name is letters, digits, - and _', string(a:name))
   endif
-  if !vigor#_internal#plugin#valid_name(a:name)
-    throw printf('[vigor] invalid plugin name %s: a name is letters, digits, - and _', string(a:name))
-  endif
+  return ''
 endfunction
 
 " Returns the registry entry of name, or {}.

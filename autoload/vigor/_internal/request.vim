@@ -86,14 +86,23 @@ endfunction
 
 " Throws if params hold a value that cannot reach a plugin, naming where.
 function! vigor#_internal#request#sendable(name, method, params) abort
-  if !vigor#_internal#value#maybe_unsendable(a:params)
-    return
+  if vigor#_internal#value#maybe_unsendable(a:params)
+    let l:msg = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
+    if !empty(l:msg)
+      throw l:msg
+    endif
   endif
+endfunction
+
+" The error for params that cannot reach a plugin, naming the value, or
+" fallback if none of them is to blame.
+function! vigor#_internal#request#unsendable(name, method, params, fallback) abort
   let l:bad = vigor#_internal#value#unsendable(a:params)
-  if !empty(l:bad)
-    throw printf('[vigor] %s.%s: argument %s is %s, which cannot be sent to a plugin',
-          \ a:name, a:method, l:bad[0], l:bad[1])
+  if empty(l:bad)
+    return a:fallback
   endif
+  return printf('[vigor] %s.%s: argument %s is %s, which cannot be sent to a plugin',
+        \ a:name, a:method, l:bad[0], l:bad[1])
 endfunction
 
 " Each level of nested requests uses a few function frames; past

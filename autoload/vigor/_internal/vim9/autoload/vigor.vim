@@ -23,7 +23,11 @@ def vigor#request(name: any, method: any, params: any): any
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
       || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
-    p = vigor#_internal#request#target(name, method, params)
+    try
+      p = vigor#_internal#request#target(name, method, params)
+    catch /^\[vigor\]/
+      throw v:exception
+    endtry
     if empty(p)
       return 0
     endif
@@ -35,13 +39,17 @@ def vigor#request(name: any, method: any, params: any): any
   try
     msg = json_encode([token, [method, params]]) .. "\n"
   catch
-    vigor#_internal#request#sendable(name, method, params)
-    throw printf('[vigor] %s.%s: the arguments cannot be sent to the plugin: %s', name, method, v:exception)
+    throw vigor#_internal#request#unsendable(name, method, params,
+      printf('[vigor] %s.%s: the arguments cannot be sent to the plugin: %s', name, method, v:exception))
   endtry
   try
     ch_sendraw(h.chan, msg)
   catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
-    return vigor#_internal#request#resend(p, method, params)
+    try
+      return vigor#_internal#request#resend(p, method, params)
+    catch /^\[vigor\]/
+      throw v:exception
+    endtry
   endtry
   s:state.depth += 1
   var stopped = false
@@ -61,12 +69,21 @@ def vigor#request(name: any, method: any, params: any): any
   finally
     s:state.depth -= 1
   endtry
+  var res: any = null
   if has_key(s:replies, token)
-    var res: any = remove(s:replies, token)
+    res = remove(s:replies, token)
     if type(res) == v:t_list && len(res) == 2 && type(res[1]) == v:t_none
       return res[0]
     endif
-    return vigor#_internal#request#fail(p, method, token, h, stopped, res)
   endif
-  return vigor#_internal#request#fail(p, method, token, h, stopped)
+  # Errors are thrown from here, not from the helper, so that the user's
+  # "Error detected while processing" names vigor#request() alone.
+  try
+    return type(res) == v:t_none
+      ? vigor#_internal#request#fail(p, method, token, h, stopped)
+      : vigor#_internal#request#fail(p, method, token, h, stopped, res)
+  catch /^\[vigor\]/
+    throw v:exception
+  endtry
+  return 0  # not reached: fail() throws
 enddef
