@@ -67,6 +67,13 @@ func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t"
 // screen returns what the terminal shows.
 func (tm *term) screen() string { return tm.tmux("capture-pane", "-p", "-t", "0") }
 
+// waitLoaded waits until the plugin name has loaded.
+func (tm *term) waitLoaded(name string) {
+	tm.t.Helper()
+	tm.keys(fmt.Sprintf(":call vigor#plugin#wait('%s') | echo 'ready: ' . vigor#plugin#status('%s')", name, name), "Enter")
+	tm.waitScreen("ready: loaded", 60*time.Second)
+}
+
 // waitScreen waits until the screen holds want, and returns the screen.
 func (tm *term) waitScreen(want string, timeout time.Duration) string {
 	tm.t.Helper()
@@ -90,8 +97,7 @@ func TestCtrlCStopsRequest(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("hard")...)
-			tm.keys(":call vigor#plugin#wait('vhard') | echo 'ready: ' . vigor#plugin#status('vhard')", "Enter")
-			tm.waitScreen("ready: loaded", 60*time.Second)
+			tm.waitLoaded("vhard")
 			tm.keys(":echo vigor#request('vhard', 'wait', ['ctrlc', 30000])", "Enter")
 			time.Sleep(500 * time.Millisecond)
 			start := time.Now()
@@ -114,8 +120,7 @@ func TestThrownErrorsOnScreen(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("hard")...)
-			tm.keys(":call vigor#plugin#wait('vhard') | echo 'ready: ' . vigor#plugin#status('vhard')", "Enter")
-			tm.waitScreen("ready: loaded", 60*time.Second)
+			tm.waitLoaded("vhard")
 			for _, c := range []struct{ call, fn, msg string }{
 				{"vigor#request('nosuch', 'x', [])", "vigor#request", "[vigor] nosuch.x: there is no plugin nosuch"},
 				{"vigor#request('vhard', 'wait', [1])", "vigor#request", "[vigor] vhard.wait: takes 2 arguments"},
