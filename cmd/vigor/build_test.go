@@ -38,3 +38,55 @@ func TestBuildWithoutHomeRefuses(t *testing.T) {
 		t.Errorf("vigor build made %s: %v", filepath.Join(tmp, "vigor"), err)
 	}
 }
+
+// Every command prints its usage for -h and for `vigor help CMD`, on
+// stdout, and exits 0.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "build"}, {"build", "-h"}, {"build", "-help"},
+		{"help", "version"}, {"version", "-h"}} {
+		var stdout, stderr strings.Builder
+		if code := run(context.Background(), args, &stdout, &stderr); code != 0 || stderr.Len() > 0 {
+			t.Errorf("vigor %s: exit code %d, stderr %q; want 0 and nothing", strings.Join(args, " "), code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "Usage:") {
+			t.Errorf("vigor %s printed no usage:\n%s", strings.Join(args, " "), stdout.String())
+		}
+	}
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), []string{"help", "nosuch"}, &stdout, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), `unknown command "nosuch"`) {
+		t.Errorf("vigor help nosuch: exit code %d, stderr %q", code, stderr.String())
+	}
+}
+
+// vigor build says what it needs: with no plugins it explains NAME=DIR and
+// prints its usage; given a repository's root it names a plugin in it.
+func TestBuildArguments(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), []string{"build"}, &stdout, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "vigor build: name the plugins to build, as NAME=DIR") ||
+		!strings.Contains(stderr.String(), "-sdk") {
+		t.Errorf("vigor build: exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, "vigor", "hello"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	want := "vigor build: " + repo + " is a plugin repository, not a plugin: name its plugins, such as " +
+		filepath.Join(repo, "vigor", "hello") + "\n"
+	if code := run(context.Background(), []string{"build", repo}, &stdout, &stderr); code != 2 || stderr.String() != want {
+		t.Errorf("vigor build REPO: exit code %d, stderr %q, want %q", code, stderr.String(), want)
+	}
+}
+
+// -sdk defaults to the checkout that the command was built from.
+func TestBuildSDKDefault(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sourceCheckout(); got != root {
+		t.Errorf("sourceCheckout() = %q, want %q", got, root)
+	}
+}

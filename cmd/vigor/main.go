@@ -4,19 +4,22 @@
 // The runtime builds this command on first use and runs it on every
 // startup; it prints machine-readable progress with -json.
 //
-//	vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
+//	vigor build [-sdk DIR] [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
 //	vigor version
+//	vigor help [COMMAND]
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -36,13 +39,25 @@ func main() {
 const usage = `vigor: the Vigor tool (https://github.com/vigorvim/vigor)
 
 Usage:
-  vigor build -sdk DIR [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
-        build plugins, or find them fresh in the cache. -sdk is the Vigor
-        checkout to build against; flags come before the plugins
-  vigor version
-        print the version
+  vigor build [flags] NAME=DIR...   build plugins, or find them fresh in the cache
+  vigor version                     print the version
+  vigor help [COMMAND]              print this, or the usage of COMMAND
 
 Vim and Neovim run this command for you; see :help vigor.
+`
+
+const buildUsage = `Usage: vigor build [flags] NAME=DIR...
+
+Builds each plugin NAME from DIR, its vigor/NAME directory in a plugin
+repository (a plain DIR means NAME=DIR with NAME its last element), or
+finds it fresh in the cache. Flags come before the plugins.
+
+Flags:
+`
+
+const versionUsage = `Usage: vigor version
+
+Prints the version of Vigor that this command was built from.
 `
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -59,26 +74,57 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "vigor: the benchmark is its own command: run `make bench` in the Vigor checkout, or `go run ./cmd/vigor-bench` there")
 		return 2
 	case "version", "-version", "--version":
+		if len(args) > 1 && isHelp(args[1]) {
+			fmt.Fprint(stdout, versionUsage)
+			return 0
+		}
 		fmt.Fprintf(stdout, "vigor %s\n", vigor.SDKVersion)
 		return 0
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		if len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		switch args[1] {
+		case "build":
+			return runBuild(ctx, []string{"-h"}, stdout, stderr)
+		case "version":
+			fmt.Fprint(stdout, versionUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "vigor help: unknown command %q\n\n%s", args[1], usage)
+		return 2
 	}
 	fmt.Fprintf(stderr, "vigor: unknown command %q\n\n%s", args[0], usage)
 	return 2
 }
 
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
+}
+
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vigor build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), buildUsage)
+		fs.PrintDefaults()
+	}
 	jsonOut := fs.Bool("json", false, "print one JSON object per event (for the runtime)")
 	force := fs.Bool("force", false, "rebuild even when the cached binary is fresh")
 	goCmd := fs.String("go", "go", "the go command")
 	cache := fs.String("cache", "", "the cache directory (default: $XDG_CACHE_HOME/vigor or the user's cache directory; the editors pass theirs)")
-	sdk := fs.String("sdk", "", "the Vigor checkout that plugins build against (required)")
+	sdk := fs.String("sdk", sourceCheckout(), "the Vigor checkout that plugins build against")
 	jobs := fs.Int("j", 0, "parallel builds (default: the number of CPUs)")
+	if len(args) > 0 && isHelp(args[0]) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return 0
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	var plugins []build.Plugin
@@ -92,14 +138,20 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			dir = a
 			name = filepath.Base(filepath.Clean(a))
 		}
+		if names := repoPlugins(dir); names != nil {
+			fmt.Fprintf(stderr, "vigor build: %s is a plugin repository, not a plugin: name its plugins, such as %s\n",
+				dir, filepath.Join(dir, "vigor", names[0]))
+			return 2
+		}
 		plugins = append(plugins, build.Plugin{Name: name, Dir: dir})
 	}
 	if len(plugins) == 0 {
-		fmt.Fprintln(stderr, "vigor build: name no plugins (NAME=DIR, or a plugin directory)")
+		fmt.Fprint(stderr, "vigor build: name the plugins to build, as NAME=DIR or DIR (a repository's vigor/NAME)\n\n")
+		fs.Usage()
 		return 2
 	}
 	if *sdk == "" {
-		fmt.Fprintln(stderr, "vigor build: -sdk is required: the path of the Vigor checkout")
+		fmt.Fprintln(stderr, "vigor build: -sdk is needed: the path of the Vigor checkout (this command was built without one)")
 		return 2
 	}
 	if *cache == "" {
@@ -137,4 +189,41 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	return 0
+}
+
+// repoPlugins returns the plugin names under dir/vigor/ when dir is a
+// plugin repository rather than a plugin (it has no .go files of its own),
+// or nil.
+func repoPlugins(dir string) []string {
+	if goFiles, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(goFiles) > 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "vigor"))
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// sourceCheckout is the Vigor checkout that this command was built from,
+// or "" when that is not known (a -trimpath build, or a checkout since
+// moved): the path that the compiler recorded for this file, if it still
+// holds Vigor's go.mod.
+func sourceCheckout() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || !strings.HasPrefix(string(mod), "module github.com/vigorvim/vigor\n") {
+		return ""
+	}
+	return root
 }
