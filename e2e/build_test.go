@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/editortest"
 )
@@ -30,5 +31,21 @@ func TestBuildUsesModuleAsIs(t *testing.T) {
 		}
 		mustThrow(t, ed, `vigor#request('h5tidy', 'ping', [])`,
 			"[vigor] h5tidy.ping: the plugin failed to load: build failed: ", "run `go mod tidy` in "+dir)
+	})
+}
+
+// The first start needs no network: with an empty module cache and
+// GOPROXY=off, the vigor command and a plugin that needs nothing beyond
+// the SDK build from the checkout's third_party/goproxy.
+func TestFirstStartOffline(t *testing.T) {
+	modcache := t.TempDir()
+	opts := editortest.Options{RTP: []string{hello()}, Cache: t.TempDir(),
+		Env: []string{"GOMODCACHE=" + modcache, "GOPROXY=off", "GOFLAGS=-modcacherw"}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "index(['loaded', 'failed'], vigor#plugin#status('hello')) >= 0", 180*time.Second)
+		if st := ed.MustEval(t, "vigor#plugin#status('hello')"); st != "loaded" {
+			t.Fatalf("%s: hello is %v offline: %v; %v", ed.Kind, st, ed.MustEval(t, "get(vigor#_internal#plugin#get('hello'), 'error', '')"), ed.Messages(t))
+		}
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['offline'])`), "Hello, offline!")
 	})
 }

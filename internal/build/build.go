@@ -122,6 +122,8 @@ type builder struct {
 	reqOnce   sync.Once
 	sdkReq    []requirement // the SDK checkout's requirements
 	sdkReqErr error
+	proxyOnce sync.Once
+	proxy     string // GOPROXY=..., see buildEnv
 }
 
 func (b *builder) goBinary() (string, error) {
@@ -327,7 +329,7 @@ func (b *builder) compile(ctx context.Context, pl Plugin, dir, modRoot, pdir, bi
 	args = append(args, ".")
 	cmd := exec.CommandContext(ctx, b.goPath, args...)
 	cmd.Dir = dir
-	cmd.Env = goEnv()
+	cmd.Env = b.buildEnv(ctx, sdk)
 	out, err := cmd.CombinedOutput()
 	lines := absolutize(dir, splitLines(out))
 	if err != nil {

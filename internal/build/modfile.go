@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,36 @@ const sdkPseudo = "v0.0.0-00010101000000-000000000000"
 // toolchain or go line would have the go command download.
 func goEnv() []string {
 	return append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+}
+
+// ProxyDir is where a Vigor checkout keeps the modules that the SDK needs,
+// laid out as a module proxy (GOPROXY=file://...), so that Vigor and the
+// plugins that need nothing else build with no network and an empty
+// module cache. scripts/update-goproxy.sh writes it from go.mod, and
+// TestGoproxyInSync checks it.
+const ProxyDir = "third_party/goproxy"
+
+// buildEnv is goEnv for go build and go mod: the checkout's ProxyDir comes
+// first on GOPROXY, before the user's own proxies (or off).
+func (b *builder) buildEnv(ctx context.Context, sdk string) []string {
+	b.proxyOnce.Do(func() {
+		cmd := exec.CommandContext(ctx, b.goPath, "env", "GOPROXY")
+		cmd.Env = goEnv()
+		out, err := cmd.Output()
+		user := strings.TrimSpace(string(out))
+		if err != nil || user == "" {
+			user = "off"
+		}
+		b.proxy = "GOPROXY=" + ProxyURL(sdk) + "," + user
+	})
+	return append(goEnv(), b.proxy)
+}
+
+// ProxyURL is the file:// URL of the ProxyDir of the checkout sdk, escaped
+// for a GOPROXY list (whose separators are , and |).
+func ProxyURL(sdk string) string {
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(sdk, ProxyDir))}).String()
+	return strings.NewReplacer(",", "%2C", "|", "%7C").Replace(u)
 }
 
 // requirement is one require line of a go.mod.
@@ -96,7 +127,7 @@ func (b *builder) modfile(ctx context.Context, modRoot, sdk, work string) (strin
 	args = append(args, raise(plugReq, sdkReq)...)
 	cmd := exec.CommandContext(ctx, b.goPath, append(args, dst)...)
 	cmd.Dir = work
-	cmd.Env = goEnv()
+	cmd.Env = b.buildEnv(ctx, sdk)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		lines := splitLines(out)
 		return "", lines, fmt.Errorf("cannot prepare %s: %s", filepath.Join(modRoot, "go.mod"), firstError(lines, err))
