@@ -1,10 +1,13 @@
 // Command vigor is Vigor's tool: it builds plugins for the runtime and, for
-// people, checks them.
+// plugin authors, creates plugin repositories and sets them up for the Go
+// tools.
 //
 // The runtime builds this command on first use and runs it on every
 // startup; it prints machine-readable progress with -json.
 //
 //	vigor build [-sdk DIR] [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
+//	vigor new [-sdk DIR] NAME [DIR]
+//	vigor dev [-sdk DIR] [DIR]
 //	vigor version
 //	vigor help [COMMAND]
 package main
@@ -40,6 +43,8 @@ const usage = `vigor: the Vigor tool (https://github.com/vigorvim/vigor)
 
 Usage:
   vigor build [flags] NAME=DIR...   build plugins, or find them fresh in the cache
+  vigor new NAME [DIR]              create a plugin repository whose tests pass
+  vigor dev [DIR]                   set a plugin repository up for the Go tools
   vigor version                     print the version
   vigor help [COMMAND]              print this, or the usage of COMMAND
 
@@ -68,6 +73,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "build":
 		return runBuild(ctx, args[1:], stdout, stderr)
+	case "new":
+		return runNew(ctx, args[1:], stdout, stderr)
+	case "dev":
+		return runDev(ctx, args[1:], stdout, stderr)
 	case "bench":
 		// The benchmark is a command of its own, so that the editors'
 		// first build of this one compiles less.
@@ -88,6 +97,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		switch args[1] {
 		case "build":
 			return runBuild(ctx, []string{"-h"}, stdout, stderr)
+		case "new":
+			return runNew(ctx, []string{"-h"}, stdout, stderr)
+		case "dev":
+			return runDev(ctx, []string{"-h"}, stdout, stderr)
 		case "version":
 			fmt.Fprint(stdout, versionUsage)
 			return 0

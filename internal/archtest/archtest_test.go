@@ -11,6 +11,7 @@
 //	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol
 //	internal/build                    standard library (and protocol); no SDK, no RPC
 //	internal/editortest, cmd, e2e     on top
+//	vigortest                         the authors' test kit, on editortest
 //
 // Only non-test imports count: tests may import what they need.
 //
@@ -62,6 +63,7 @@ var rules = []rule{
 	{pkg: "internal/build", allow: []string{"internal/protocol"}},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
 	{pkg: "cmd/vigor", allow: []string{"", "internal/build"}},
+	{pkg: "vigortest", allow: []string{"internal/editortest"}},
 	{pkg: "cmd/vigor-bench", allow: []string{"internal/bench"}},
 	{pkg: "internal/benchstat"},
 	{pkg: "internal/bench", allow: []string{"internal/benchstat", "github.com/vmihailenco/msgpack/v5/..."}},

@@ -128,6 +128,9 @@ func cacheDir(d string) (string, error) {
 func Binary(kind string) (string, error) {
 	env := map[string]string{"vim": "VIGOR_TEST_VIM", "nvim": "VIGOR_TEST_NVIM"}[kind]
 	if p := os.Getenv(env); p != "" {
+		if st, err := os.Stat(p); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("%s is not installed at $%s (%s is not an executable file)", kind, env, p)
+		}
 		return p, nil
 	}
 	p, err := exec.LookPath(kind)
@@ -159,6 +162,13 @@ augroup END
 function! VigorTestEval(expr) abort
   try
     return [eval(a:expr), v:null]
+  catch
+    return [v:null, v:exception]
+  endtry
+endfunction
+function! VigorTestCall(fn, args) abort
+  try
+    return [call(a:fn, a:args), v:null]
   catch
     return [v:null, v:exception]
   endtry
@@ -317,15 +327,15 @@ func (ed *Editor) Close() {
 	})
 }
 
-func (ed *Editor) call(ctx context.Context, fn string, arg string) (wire.Raw, error) {
+func (ed *Editor) call(ctx context.Context, fn string, args ...any) (wire.Raw, error) {
 	var raw wire.Raw
 	var err error
 	if ed.Kind == "vim" {
 		// The runtime's channel callback runs it with Vim9's call(),
 		// which finds a global function as g:Name.
-		raw, err = ed.sess.Call(ctx, "g:"+fn, []any{arg})
+		raw, err = ed.sess.Call(ctx, "g:"+fn, args)
 	} else {
-		raw, err = ed.sess.Call(ctx, "nvim_call_function", []any{fn, []any{arg}})
+		raw, err = ed.sess.Call(ctx, "nvim_call_function", []any{fn, args})
 	}
 	if err != nil {
 		return nil, err
@@ -361,9 +371,27 @@ var Timeout = 60 * time.Second
 // (Number int64, Float float64, String string, List []any, Dict
 // map[string]any). An exception comes back as *Exception.
 func (ed *Editor) Eval(expr string) (any, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	return ed.value(Timeout, "VigorTestEval", expr)
+}
+
+// Call calls the Vim function fn with args, waiting up to timeout (zero
+// means Timeout), and decodes its result as Eval does. An exception comes
+// back as *Exception.
+func (ed *Editor) Call(timeout time.Duration, fn string, args ...any) (any, error) {
+	if timeout == 0 {
+		timeout = Timeout
+	}
+	if args == nil {
+		args = []any{}
+	}
+	return ed.value(timeout, "VigorTestCall", fn, args)
+}
+
+// value calls the harness function fn and decodes its result.
+func (ed *Editor) value(timeout time.Duration, fn string, args ...any) (any, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	raw, err := ed.call(ctx, "VigorTestEval", expr)
+	raw, err := ed.call(ctx, fn, args...)
 	if err != nil {
 		return nil, err
 	}

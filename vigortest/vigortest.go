@@ -1,0 +1,213 @@
+// Package vigortest runs a plugin author's tests against real editors: one
+// test body runs in a headless Vim and in a headless Neovim, with the
+// author's plugin repository on 'runtimepath', loaded by Vigor's normal
+// runtime (discovery, build, start), as a user's editor would load it.
+//
+//	func TestGreet(t *testing.T) {
+//		vigortest.Each(t, vigortest.Options{}, func(t *testing.T, ed *vigortest.Editor) {
+//			got := ed.Request(t, "hello", "greet", "you")
+//			if got != "Hello, you!" {
+//				t.Fatalf("%s: greet = %v", ed.Kind, got)
+//			}
+//		})
+//	}
+//
+// The editors are found in $VIGOR_TEST_VIM and $VIGOR_TEST_NVIM, else as
+// vim and nvim on $PATH. An editor that is missing fails the test, or
+// skips it with Options.Missing = Skip. Plugins are built once into a
+// private cache shared by the test binary ($VIGOR_TEST_CACHE, else the
+// user's cache directory), so only the first run pays for the build.
+package vigortest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// Kinds are the editors that Each runs: "vim" and "nvim".
+var Kinds = []string{"vim", "nvim"}
+
+// Missing says what Each does when an editor is not installed.
+type Missing int
+
+const (
+	// Fail fails the test, saying how to install the editor.
+	Fail Missing = iota
+	// Skip skips the editor's subtest.
+	Skip
+)
+
+// Options configure the editors that Each starts.
+type Options struct {
+	// Repos are the plugin repositories to put on 'runtimepath' (the
+	// directories that hold vigor/NAME/). Empty means the repository that
+	// holds the working directory: the nearest directory at or above it
+	// that has a vigor/ directory.
+	Repos []string
+	// Cmds are Ex commands run before Vigor starts (to set g:vigor#
+	// options or your plugin's own, say).
+	Cmds []string
+	// Env adds environment variables for the editors and so the plugins.
+	Env []string
+	// Missing is what to do when an editor is not installed.
+	Missing Missing
+	// Timeout bounds each wait for a plugin, its first build included.
+	// Zero means 2 minutes.
+	Timeout time.Duration
+}
+
+// Editor is a running headless editor with Vigor loaded.
+type Editor struct {
+	// Kind is "vim" or "nvim".
+	Kind    string
+	ed      *editortest.Editor
+	timeout time.Duration
+}
+
+// Each runs body once per editor kind, as parallel subtests named after
+// the kind. Each editor is stopped when its subtest ends.
+func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
+	t.Helper()
+	repos, err := repos(opts.Repos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 2 * time.Minute
+	}
+	cmds := append([]string{fmt.Sprintf("let g:vigor#request_timeout = %d", timeout.Milliseconds())}, opts.Cmds...)
+	for _, kind := range Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			if _, err := editortest.Binary(kind); err != nil {
+				if opts.Missing == Skip {
+					t.Skip(err)
+				}
+				t.Fatal(err)
+			}
+			ed := editortest.Start(t, kind, editortest.Options{RTP: repos, Cmds: cmds, Env: opts.Env})
+			body(t, &Editor{Kind: kind, ed: ed, timeout: timeout})
+		})
+	}
+}
+
+// repos returns the repositories as absolute paths, or the one that holds
+// the working directory.
+func repos(dirs []string) ([]string, error) {
+	if len(dirs) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		for d := wd; ; d = filepath.Dir(d) {
+			if st, err := os.Stat(filepath.Join(d, "vigor")); err == nil && st.IsDir() {
+				return []string{d}, nil
+			}
+			if filepath.Dir(d) == d {
+				return nil, fmt.Errorf("vigortest: no vigor/ directory at or above %s: set Options.Repos to your plugin repository", wd)
+			}
+		}
+	}
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = abs
+	}
+	return out, nil
+}
+
+// Request calls method of plugin with args through vigor#request(), and
+// returns the result. It waits for the plugin to be built and started. An
+// error fails the test.
+func (e *Editor) Request(t testing.TB, plugin, method string, args ...any) any {
+	t.Helper()
+	v, err := e.RequestErr(plugin, method, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", e.Kind, err)
+	}
+	return v
+}
+
+// RequestErr is Request that returns the error, the text that the user
+// would see (such as "[vigor] hello.greet: takes 1 argument (a String),
+// got 0"), instead of failing the test.
+func (e *Editor) RequestErr(plugin, method string, args ...any) (any, error) {
+	if args == nil {
+		args = []any{}
+	}
+	return e.ed.Call(e.timeout+10*time.Second, "vigor#request", plugin, method, args)
+}
+
+// WaitLoaded waits until plugin has loaded, and fails the test if it
+// failed to load (showing why) or did not load within Options.Timeout.
+func (e *Editor) WaitLoaded(t testing.TB, plugin string) {
+	t.Helper()
+	q := vimString(plugin)
+	e.ed.WaitFor(t, fmt.Sprintf("index(['loaded', 'failed'], vigor#plugin#status(%s)) >= 0", q), e.timeout)
+	if st := e.ed.MustEval(t, "vigor#plugin#status("+q+")"); st != "loaded" {
+		why, _ := e.ed.Eval("get(vigor#_internal#plugin#get(" + q + "), 'error', '')")
+		t.Fatalf("%s: %s failed to load: %v", e.Kind, plugin, why)
+	}
+}
+
+// Cmd runs the Ex command cmd. An error fails the test.
+func (e *Editor) Cmd(t testing.TB, cmd string) {
+	t.Helper()
+	e.ed.MustExec(t, cmd)
+}
+
+// CmdErr runs the Ex command cmd and returns its error, if any.
+func (e *Editor) CmdErr(cmd string) error { return e.ed.Exec(cmd) }
+
+// Eval evaluates the Vim expression expr and returns its value (a Number
+// is an int64, a String a string, a List an []any, a Dict a
+// map[string]any). An error fails the test.
+func (e *Editor) Eval(t testing.TB, expr string) any {
+	t.Helper()
+	return e.ed.MustEval(t, expr)
+}
+
+// EvalErr evaluates expr and returns its value or its error.
+func (e *Editor) EvalErr(expr string) (any, error) { return e.ed.Eval(expr) }
+
+// WaitFor waits until the expression expr is true (non-zero), for up to
+// timeout, and fails the test otherwise.
+func (e *Editor) WaitFor(t testing.TB, expr string, timeout time.Duration) {
+	t.Helper()
+	e.ed.WaitFor(t, expr, timeout)
+}
+
+// Messages returns what :messages shows.
+func (e *Editor) Messages(t testing.TB) string {
+	t.Helper()
+	return e.ed.Messages(t)
+}
+
+// IsEditorError reports whether err is an error that the editor raised
+// (such as a plugin's error thrown by vigor#request()), rather than a
+// failure to reach the editor.
+func IsEditorError(err error) bool {
+	var ex *editortest.Exception
+	return errors.As(err, &ex)
+}
+
+func vimString(s string) string {
+	out := []byte{'\''}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			out = append(out, '\'')
+		}
+		out = append(out, s[i])
+	}
+	return string(append(out, '\''))
+}
