@@ -17,6 +17,7 @@ import (
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // Main runs a plugin. Call it from func main. setup registers the plugin's
@@ -115,6 +116,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		BadMessage: p.badMessage,
 		Input:      input,
 		Large:      func() { release.Reset(releaseDelay) },
+		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 
@@ -291,4 +293,51 @@ func openLog(path string, fallback io.Writer, name string) (*slog.Logger, string
 	}
 	l := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	return l.With("plugin", name, "pid", strconv.Itoa(os.Getpid())), shown
+}
+
+// tracer returns the session's Trace hook when on: every message goes to
+// the log, decoded, one line each, with the time (g:vigor#trace).
+func (p *Plugin) tracer(on bool) func(in bool, m *wire.Message, v any) {
+	if !on {
+		return nil
+	}
+	return func(in bool, m *wire.Message, v any) {
+		dir := "send"
+		if in {
+			dir = "recv"
+			v = p.traceValue(m)
+		} else if r, ok := v.(interface{ Value() any }); ok {
+			v = r.Value() // a handler's answer
+		}
+		text := fmt.Sprint(v)
+		if len(text) > maxTraced {
+			text = fmt.Sprintf("%s... (%d bytes)", text[:maxTraced], len(text))
+		}
+		p.log.Debug("rpc", "dir", dir, "kind", m.Kind.String(), "id", m.ID, "method", m.Method, "value", text)
+	}
+}
+
+// maxTraced is how much of a message's value the trace logs.
+const maxTraced = 2000
+
+// traceValue decodes what a message read carries, for the trace.
+func (p *Plugin) traceValue(m *wire.Message) any {
+	decode := func(r wire.Raw) any {
+		var v any
+		if err := p.codec.Unmarshal(r, &v); err != nil {
+			return fmt.Sprintf("(undecodable: %v)", err)
+		}
+		return v
+	}
+	if m.Kind != wire.Response {
+		params := make([]any, len(m.Params))
+		for i, r := range m.Params {
+			params[i] = decode(r)
+		}
+		return params
+	}
+	if m.Error != nil {
+		return []any{decode(m.Result), decode(m.Error)}
+	}
+	return decode(m.Result)
 }

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +180,34 @@ func TestVimCallPaths(t *testing.T) {
 			})
 		})
 	}
+}
+
+// g:vigor#trace writes every RPC message of the plugins it names to their
+// logs, with the time; others log none.
+func TestTrace(t *testing.T) {
+	opts := editortest.Options{RTP: append([]string{hello()}, rtp("second")...), Cache: t.TempDir(),
+		Cmds: []string{`let g:vigor#trace = ['hello']`}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'loaded' && vigor#plugin#status('vtest2') ==# 'loaded'", 120*time.Second)
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['traced'])`), "Hello, traced!")
+		mustEqual(t, ed, "upper", ed.MustEval(t, `vigor#request('vtest2', 'upper', ['quiet'])`), "QUIET")
+		logOf := func(name string) string {
+			b, err := os.ReadFile(ed.MustEval(t, "g:vigor#cache_dir . '/log/"+name+".log'").(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		ed.WaitFor(t, `match(join(readfile(g:vigor#cache_dir . '/log/hello.log'), "\n"), 'Hello, traced!') >= 0`, 10*time.Second)
+		log := logOf("hello")
+		for _, want := range []string{`(?m)^time=\S+ level=DEBUG msg=rpc .*dir=recv kind=request .*method=greet value=\[traced\]$`,
+			`(?m)^time=\S+ level=DEBUG msg=rpc .*dir=send kind=response .*value="\[Hello, traced! <nil>\]"$`} {
+			if !regexp.MustCompile(want).MatchString(log) {
+				t.Fatalf("%s: hello's log has no line like %s:\n%s", ed.Kind, want, log)
+			}
+		}
+		if strings.Contains(logOf("vtest2"), "msg=rpc") {
+			t.Fatalf("%s: vtest2 is not traced, but its log has RPC messages", ed.Kind)
+		}
+	})
 }

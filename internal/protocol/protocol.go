@@ -22,6 +22,7 @@ const (
 	EnvLog           = "VIGOR_LOG"            // log file path
 	EnvDir           = "VIGOR_DIR"            // the plugin's source directory
 	EnvVimCalls      = "VIGOR_VIM_CALLS"      // Vim only: "callback" or "command" (how calls reach Vim)
+	EnvTrace         = "VIGOR_TRACE"          // "1": log every RPC message (g:vigor#trace)
 )
 
 // ChunkPrefix starts the keys of the large messages that a plugin process

@@ -67,6 +67,12 @@ type Options struct {
 	// must not block. The owner uses it to give the memory of such a
 	// message back to the system once it is garbage.
 	Large func()
+	// Trace, if set, sees every message: in is true for a message read (v
+	// is nil), false for one about to be written, whose m has Kind, ID and
+	// Method and whose params or result is v. It runs on the goroutine that
+	// reads or writes, and must not block for long. It is for debugging
+	// (g:vigor#trace); unset, it costs a nil check per message.
+	Trace func(in bool, m *wire.Message, v any)
 }
 
 // LargeMessage is the size from which a message is large (Options.Large).
@@ -435,6 +441,9 @@ func (s *Session) resumeRun() {
 // large one.
 func (s *Session) read(m *wire.Message) error {
 	err := s.codec.ReadMessage(m)
+	if s.opts.Trace != nil && err == nil {
+		s.opts.Trace(true, m, nil)
+	}
 	if s.opts.Large != nil && err == nil {
 		n := len(m.Result) + len(m.Error)
 		for _, p := range m.Params {
@@ -663,6 +672,9 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	s.pending[id] = ch
 	s.mu.Unlock()
 
+	if s.opts.Trace != nil {
+		s.opts.Trace(false, &wire.Message{Kind: wire.Request, ID: id, Method: method}, params)
+	}
 	if err := s.write(func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
 		s.forget(id)
 		return nil, err
@@ -815,11 +827,17 @@ func (s *Session) Notify(ctx context.Context, method string, params []any) error
 	if err := s.Err(); err != nil {
 		return err
 	}
+	if s.opts.Trace != nil {
+		s.opts.Trace(false, &wire.Message{Kind: wire.Notification, Method: method}, params)
+	}
 	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendNotification(b, method, params) })
 }
 
 // Respond answers the peer's request id.
 func (s *Session) Respond(id int64, result any) error {
+	if s.opts.Trace != nil {
+		s.opts.Trace(false, &wire.Message{Kind: wire.Response, ID: id}, result)
+	}
 	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendResponse(b, id, result) })
 }
 

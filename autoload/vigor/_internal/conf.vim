@@ -14,6 +14,7 @@ let s:defaults = {
       \ 'cache_dir': '',
       \ 'build_progress': 1,
       \ 'vim_calls': 'auto',
+      \ 'trace': 0,
       \ '_test': 0,
       \}
 
@@ -60,4 +61,16 @@ function! vigor#_internal#conf#vim_calls() abort
     return l:v
   endif
   return mode(1) =~# '^c[ev]$' && !has('gui_running') ? 'callback' : 'command'
+endfunction
+
+" 1 if g:vigor#trace asks for the RPC messages of the plugin name: it is 1
+" (every plugin), the name, or a List that holds the name.
+function! vigor#_internal#conf#traced(name) abort
+  let l:t = vigor#_internal#conf#get('trace')
+  if type(l:t) == v:t_list
+    return index(l:t, a:name) >= 0
+  elseif type(l:t) == v:t_string
+    return l:t ==# a:name
+  endif
+  return !empty(l:t)
 endfunction

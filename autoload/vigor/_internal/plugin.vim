@@ -174,6 +174,7 @@ function! s:spawn(p) abort
         \ 'VIGOR_LOG': a:p.log,
         \ 'VIGOR_DIR': a:p.dir,
         \ 'VIGOR_VIM_CALLS': vigor#_internal#conf#vim_calls(),
+        \ 'VIGOR_TRACE': vigor#_internal#conf#traced(a:p.name) ? "1" : "",
         \}
   let l:callbacks = {
         \ 'stderr': function('s:on_stderr', [a:p.name, a:p.instance]),
