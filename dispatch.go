@@ -241,6 +241,9 @@ func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res
 	h := p.handlers[method]
 	p.mu.Unlock()
 	if h == nil {
+		if method == protocol.MethodStats {
+			return p.stats(), nil
+		}
 		return nil, fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
 	}
 	ctx, cancel := context.WithCancel(ctx)

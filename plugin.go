@@ -46,6 +46,7 @@ type Plugin struct {
 	ed       host.Adapter
 	log      *slog.Logger
 	logPath  string
+	rtt      latencies // the durations of the last calls to the editor
 
 	ctx    context.Context // cancelled (ErrUnloaded) on unload
 	cancel context.CancelCauseFunc

@@ -117,6 +117,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Input:      input,
 		Large:      func() { release.Reset(releaseDelay) },
 		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
+		Observe:    p.rtt.observe,
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 

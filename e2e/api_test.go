@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -124,7 +125,10 @@ func TestHealth(t *testing.T) {
 		for _, r := range report {
 			text += r[0] + ": " + r[1] + "\n"
 		}
-		for _, want := range []string{"ok: Go toolchain: ", "ok: vigor command: ", "ok: hello: loaded (", "error: badsetup: failed (", "cannot find the config file"} {
+		// A call, so that the round trips have something to show.
+		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['health'])`), "Hello, health!")
+		for _, want := range []string{"ok: Go toolchain: ", "ok: vigor command: ", "info: cache: ", " MB)", "ok: hello: loaded; ",
+			"; 0 restarts; pid ", "; RSS ", "error: badsetup: failed; ", "cannot find the config file"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the health report lacks %q:\n%s", ed.Kind, want, text)
 			}
@@ -180,6 +184,46 @@ func TestVimCallPaths(t *testing.T) {
 			})
 		})
 	}
+}
+
+// :Vigor status, log, reload, rebuild and health, with completion of the
+// subcommands and of plugin names.
+func TestVigorCommand(t *testing.T) {
+	each(t, editortest.Options{RTP: append(rtp("badsetup"), hello())}, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hello")
+		waitState(t, ed, "badsetup", "failed")
+		mustEqual(t, ed, "subcommands", ed.MustEval(t, `getcompletion('Vigor ', 'cmdline')`),
+			[]any{"health", "log", "rebuild", "reload", "status"})
+		mustEqual(t, ed, "names", ed.MustEval(t, `getcompletion('Vigor reload h', 'cmdline')`), []any{"hello"})
+		status := ed.MustEval(t, `execute('Vigor status')`).(string)
+		for _, want := range []string{"\nbadsetup: failed; ", "last error: failed to load: ", "\nhello: loaded; ", "loaded in ", " ms; 0 restarts"} {
+			if !strings.Contains(status, want) {
+				t.Fatalf("%s: :Vigor status lacks %q:\n%s", ed.Kind, want, status)
+			}
+		}
+		if h := ed.MustEval(t, `execute('Vigor health')`).(string); !strings.Contains(h, "- OK: hello: loaded; ") || !strings.Contains(h, "; RSS ") {
+			t.Fatalf("%s: :Vigor health shows:\n%s", ed.Kind, h)
+		}
+		ed.MustExec(t, "Vigor log hello")
+		mustEqual(t, ed, "log buffer", ed.MustEval(t, "expand('%:p')"), ed.MustEval(t, "vigor#_internal#plugin#get('hello').log"))
+		ed.MustExec(t, "close")
+		pid := ed.MustEval(t, "vigor#_internal#plugin#get('hello').info.pid")
+		ed.MustExec(t, "Vigor reload hello")
+		ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'loaded' && vigor#_internal#plugin#get('hello').info.pid != "+fmt.Sprint(pid), 60*time.Second)
+		mustEqual(t, ed, "reloaded build", ed.MustEval(t, "vigor#_internal#plugin#get('hello').build"), "cached")
+		ed.MustExec(t, "Vigor rebuild hello")
+		ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'loaded' && vigor#_internal#plugin#get('hello').build ==# 'built'", 120*time.Second)
+		mustEqual(t, ed, "greet after rebuild", ed.MustEval(t, `vigor#request('hello', 'greet', ['again'])`), "Hello, again!")
+		ed.MustExec(t, "Vigor reload helo")
+		ed.MustExec(t, "Vigor frobnicate")
+		msgs := ed.Messages(t)
+		for _, want := range []string{"[vigor] :Vigor reload: there is no plugin helo; did you mean hello?",
+			"[vigor] :Vigor frobnicate: unknown; use :Vigor health, log, rebuild, reload, status"} {
+			if !strings.Contains(msgs, want) {
+				t.Fatalf("%s: messages lack %q:\n%s", ed.Kind, want, msgs)
+			}
+		}
+	})
 }
 
 // g:vigor#trace writes every RPC message of the plugins it names to their

@@ -139,3 +139,39 @@ func TestThrownErrorsOnScreen(t *testing.T) {
 		})
 	}
 }
+
+// After the startup's builds, one line names the plugins that failed and
+// stays on the screen; typed in insert mode, it waits until the user
+// leaves insert mode. A request that waits for a plugin says so.
+func TestStartupSummaryOnScreen(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		see := map[string]string{"vim": ":Vigor health", "nvim": ":checkhealth vigor"}[kind]
+		summary := "[vigor] 1 of 2 plugins failed: latefail (see " + see + ")"
+		t.Run(kind+"/normal", func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("late")...)
+			tm.waitScreen(summary, 60*time.Second)
+		})
+		t.Run(kind+"/insert", func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("late")...)
+			tm.keys("i")
+			tm.waitScreen("INSERT", 10*time.Second)
+			tm.keys("typing")
+			// latefail fails 3 s after it starts; the summary waits.
+			time.Sleep(6 * time.Second)
+			if s := tm.screen(); strings.Contains(s, "plugins failed") {
+				t.Fatalf("%s: the summary was shown in insert mode:\n%s", kind, s)
+			}
+			tm.keys("Escape")
+			tm.waitScreen(summary, 10*time.Second)
+		})
+		t.Run(kind+"/waiting", func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("waitfor")...)
+			tm.keys(":echo vigor#request('slowstart', 'ping', [])", "Enter")
+			tm.waitScreen("[vigor] waiting for slowstart (starting, 1s; CTRL-C stops)", 10*time.Second)
+			tm.waitScreen("pong", 30*time.Second)
+		})
+	}
+}

@@ -37,6 +37,9 @@ augroup vigor_default
   autocmd User VigorPluginUnloadFail:* :
 augroup END
 
+command! -nargs=+ -complete=customlist,vigor#_internal#command#complete Vigor
+      \ call vigor#_internal#command#run(<q-args>)
+
 augroup vigor_startup
   autocmd!
   autocmd VimLeavePre * call vigor#_internal#plugin#exiting()

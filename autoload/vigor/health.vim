@@ -17,7 +17,8 @@ function! vigor#health#report() abort
   else
     call add(l:r, ['error', printf('Go toolchain %s not found: install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
   endif
-  call add(l:r, ['info', 'cache: ' . vigor#_internal#conf#cache_dir()])
+  let l:cache = vigor#_internal#conf#cache_dir()
+  call add(l:r, ['info', printf('cache: %s (%s)', l:cache, s:size(l:cache))])
   if !filereadable(vigor#_internal#bootstrap#root() . '/doc/tags')
     call add(l:r, ['warn', printf('no help tags in %s/doc, so :help vigor fails: run :helptags %s/doc',
           \ vigor#_internal#bootstrap#root(), fnameescape(vigor#_internal#bootstrap#root()))])
@@ -35,16 +36,23 @@ function! vigor#health#report() abort
   if empty(l:plugins)
     call add(l:r, ['info', 'no plugins found (a plugin is a vigor/<name>/ directory on ''runtimepath'')'])
   endif
+  let l:stats = s:stats(l:plugins)
   for l:name in sort(keys(l:plugins))
     let l:p = l:plugins[l:name]
-    let l:line = printf('%s: %s (%s; log %s)', l:name, l:p.state, l:p.dir, l:p.log)
+    let l:line = vigor#_internal#command#status_line(l:p)
     if l:p.state ==# 'loaded'
-      call add(l:r, ['ok', l:line . printf(', pid %s', get(get(l:p, 'info', {}), 'pid', '?'))])
-    elseif l:p.state ==# 'failed'
-      call add(l:r, ['error', l:line . ': ' . l:p.error])
-    else
-      call add(l:r, ['info', l:line])
+      let l:line .= printf('; pid %s', get(get(l:p, 'info', {}), 'pid', '?'))
+      let l:st = get(l:stats, l:name, {})
+      if !empty(l:st)
+        let l:line .= printf('; RSS %.1f MB', l:st.rss_kb / 1024.0)
+        if l:st.calls > 0
+          let l:line .= printf('; its calls to the editor: p50 %d us, p99 %d us (%d calls)',
+                \ l:st.rtt_p50_us, l:st.rtt_p99_us, l:st.calls)
+        endif
+      endif
     endif
+    let l:line .= printf(' (%s; log %s)', l:p.dir, l:p.log)
+    call add(l:r, [l:p.state ==# 'loaded' ? 'ok' : l:p.state ==# 'failed' ? 'error' : 'info', l:line])
   endfor
   return l:r
 endfunction
@@ -66,4 +74,45 @@ function! s:go_version(go) abort
     let s:go_versions[a:go] = trim(system(shellescape(a:go) . ' env GOVERSION'))
   endif
   return s:go_versions[a:go]
+endfunction
+
+" The $stats of each loaded plugin (SDK: RSS, its calls' round trips),
+" asked of all at once and awaited for up to a second, so that a busy
+" plugin does not hold up the report.
+function! s:stats(plugins) abort
+  let l:got = {}
+  let l:asked = 0
+  for [l:name, l:p] in items(a:plugins)
+    if l:p.state ==# 'loaded'
+      let l:asked += 1
+      call vigor#request_async(l:name, '$stats', [], function('s:got_stats', [l:got, l:name]),
+            \ function('s:got_stats', [l:got, l:name]))
+    endif
+  endfor
+  call vigor#_internal#wait#for(1000, {-> len(l:got) >= l:asked}, 10)
+  return filter(l:got, {_, v -> type(v) == v:t_dict && has_key(v, 'rss_kb')})
+endfunction
+
+function! s:got_stats(got, name, value) abort
+  let a:got[a:name] = a:value
+endfunction
+
+" The size of the files under dir, such as "12.3 MB".
+function! s:size(dir) abort
+  let l:bytes = 0
+  let l:todo = [a:dir]
+  let l:seen = 0
+  while !empty(l:todo) && l:seen < 20000
+    let l:d = remove(l:todo, 0)
+    for l:e in readdir(l:d)
+      let l:seen += 1
+      let l:path = l:d . '/' . l:e
+      if isdirectory(l:path)
+        call add(l:todo, l:path)
+      else
+        let l:bytes += max([0, getfsize(l:path)])
+      endif
+    endfor
+  endwhile
+  return printf('%.1f MB', l:bytes / 1048576.0)
 endfunction

@@ -39,6 +39,7 @@ const (
 	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
 	MethodInterrupt = "$interrupt" // notify: [reason?]
 	MethodUnload    = "$unload"    // notify: [budget] (milliseconds; see UnloadBudget)
+	MethodStats     = "$stats"     // request: [] -> {rss_kb, calls, rtt_p50_us, rtt_p99_us, goroutines}
 	// MethodRequest carries vigor#request() on Neovim: a notification
 	// [token, method, params], answered by notifying FuncReply(token,
 	// [result, error]). Neovim's own requests cannot be interrupted, and

@@ -73,6 +73,9 @@ type Options struct {
 	// reads or writes, and must not block for long. It is for debugging
 	// (g:vigor#trace); unset, it costs a nil check per message.
 	Trace func(in bool, m *wire.Message, v any)
+	// Observe, if set, is told how long each Call that got its answer
+	// took, on the calling goroutine. It must not block.
+	Observe func(time.Duration)
 }
 
 // LargeMessage is the size from which a message is large (Options.Large).
@@ -675,20 +678,31 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	if s.opts.Trace != nil {
 		s.opts.Trace(false, &wire.Message{Kind: wire.Request, ID: id, Method: method}, params)
 	}
+	var start time.Time
+	if s.opts.Observe != nil {
+		start = time.Now()
+	}
 	if err := s.write(func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
 		s.forget(id)
 		return nil, err
 	}
+	var res wire.Raw
+	var err error
 	if s.dir != nil && ctx.Value(noDirectKey{}) == nil && s.baton.TryLock() {
-		return s.readOwn(ctx, id, ch)
+		res, err = s.readOwn(ctx, id, ch)
+	} else {
+		select {
+		case r := <-ch:
+			res, err = r.result, r.err
+		case <-ctx.Done():
+			s.forget(id)
+			return nil, context.Cause(ctx)
+		}
 	}
-	select {
-	case r := <-ch:
-		return r.result, r.err
-	case <-ctx.Done():
-		s.forget(id)
-		return nil, context.Cause(ctx)
+	if s.opts.Observe != nil && ctx.Err() == nil {
+		s.opts.Observe(time.Since(start))
 	}
+	return res, err
 }
 
 type noDirectKey struct{}

@@ -24,6 +24,11 @@ function! vigor#_internal#echo#progress(msg) abort
   if !vigor#_internal#conf#get('build_progress')
     return
   endif
+  " On the command line an echo would wipe what the user is typing.
+  let l:m = mode(1)
+  if l:m =~# '^c' && l:m !~# '^c[ev]'
+    return
+  endif
   redraw
   echo '[vigor] ' . a:msg
 endfunction

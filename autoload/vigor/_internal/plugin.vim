@@ -84,6 +84,11 @@ function! s:new(name, dir) abort
         \ 'timer': -1,
         \ 'ready': 0,
         \ 'log': vigor#_internal#conf#log_dir() . '/' . a:name . '.log',
+        \ 'build': '',
+        \ 'build_ms': -1,
+        \ 'load_ms': -1,
+        \ 'restarts': 0,
+        \ 'spawned': [],
         \}
   let s:plugins[a:name] = l:p
   if has_key(s:early_waiters, a:name)
@@ -135,7 +140,8 @@ function! s:begin(p) abort
   let a:p.state = 'building'
   call vigor#_internal#event#emit('VigorPluginPre:' . a:p.name)
   if a:p.state ==# 'building'
-    call vigor#_internal#build#queue(a:p.name, a:p.dir)
+    call vigor#_internal#build#queue(a:p.name, a:p.dir, get(a:p, 'force', 0))
+    let a:p.force = 0
   endif
 endfunction
 
@@ -163,6 +169,7 @@ function! s:spawn(p) abort
   let a:p.state = 'starting'
   let a:p.ready = 0
   let a:p.stderr = []
+  let a:p.spawned = reltime()
   let l:env = {
         \ 'VIGOR_PLUGIN': a:p.name,
         \ 'VIGOR_PROTOCOL': string(s:PROTOCOL),
@@ -224,6 +231,7 @@ function! vigor#_internal#plugin#on_ready(name, instance, info) abort
   let l:p.state = 'loaded'
   let l:p.ready = 1
   let l:p.info = a:info
+  let l:p.load_ms = float2nr(reltimefloat(reltime(l:p.spawned)) * 1000)
   let l:queue = l:p.queue
   let l:p.queue = []
   for l:msg in l:queue
@@ -239,6 +247,7 @@ function! vigor#_internal#plugin#on_ready(name, instance, info) abort
     endtry
   endfor
   call vigor#_internal#event#emit('VigorPluginPost:' . a:name)
+  call vigor#_internal#summary#settled()
   if l:p.state ==# 'loaded' && !empty(l:p.pending)
     " An unload or reload came while it was loading.
     if l:p.pending ==# 'unload'
@@ -286,6 +295,7 @@ function! s:fail(p, msg) abort
     endif
   endfor
   call vigor#_internal#event#emit('VigorPluginFail:' . a:p.name)
+  call vigor#_internal#summary#settled()
 endfunction
 
 function! s:stop_timer(p) abort
@@ -374,6 +384,7 @@ function! s:restart(name, instance, _timer) abort
     return
   endif
   let l:p.timer = -1
+  let l:p.restarts += 1
   call vigor#_internal#event#emit('VigorPluginPre:' . a:name)
   if l:p.state ==# 'starting'
     call s:spawn(l:p)
@@ -547,4 +558,28 @@ endfunction
 
 function! s:error_object(name, method, msg) abort
   return {'name': 'VigorError', 'plugin': a:name, 'method': a:method, 'message': a:msg}
+endfunction
+
+" Records how the build of name went: 'built' in ms, or 'cached'.
+function! vigor#_internal#plugin#built_as(name, how, ms) abort
+  let l:p = get(s:plugins, a:name, {})
+  if !empty(l:p)
+    let l:p.build = a:how
+    let l:p.build_ms = a:ms
+  endif
+endfunction
+
+" Builds name afresh (ignoring the cache) and loads it again: :Vigor
+" rebuild.
+function! vigor#_internal#plugin#rebuild(name) abort
+  let l:p = get(s:plugins, a:name, {})
+  if empty(l:p)
+    return
+  endif
+  let l:p.force = 1
+  if index(['stopped', 'failed'], l:p.state) >= 0
+    call vigor#_internal#plugin#load(l:p.name, l:p.dir)
+  else
+    call vigor#_internal#plugin#reload(a:name)
+  endif
 endfunction

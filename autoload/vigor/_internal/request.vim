@@ -35,9 +35,7 @@ function! vigor#_internal#request#target(name, method, params) abort
     return l:p
   endif
   let l:timeout = vigor#_internal#conf#get('request_timeout')
-  let l:r = vigor#_internal#wait#for(l:timeout,
-        \ {-> !vigor#_internal#plugin#is_coming(l:p)},
-        \ vigor#_internal#conf#get('wait_interval'))
+  let l:r = s:wait_coming(l:p, l:timeout)
   if l:r == -1
     throw printf('[vigor] %s.%s: the plugin was not ready within %d ms (it is still %s; g:vigor#request_timeout)',
           \ a:name, a:method, l:timeout, l:p.state)
@@ -168,4 +166,32 @@ function! vigor#_internal#request#resend(p, method, params) abort
     throw printf('[vigor] %s.%s: the plugin process closed its channel but did not exit (see %s)', a:p.name, a:method, a:p.log)
   endif
   return vigor#request(a:p.name, a:method, a:params)
+endfunction
+
+" Waits up to timeout ms until the plugin p is no longer on its way, as
+" wait#for() does. After a second it shows what it waits for, every
+" second: [vigor] waiting for hello (building, 5s; CTRL-C stops).
+function! s:wait_coming(p, timeout) abort
+  let l:start = reltime()
+  let l:interval = vigor#_internal#conf#get('wait_interval')
+  let l:shown = 0
+  while 1
+    let l:waited = float2nr(reltimefloat(reltime(l:start)) * 1000)
+    if l:waited >= a:timeout
+      return -1
+    endif
+    let l:r = vigor#_internal#wait#for(min([a:timeout - l:waited, 1000]),
+          \ {-> !vigor#_internal#plugin#is_coming(a:p)}, l:interval)
+    if l:r != -1
+      if l:shown
+        echo ''
+      endif
+      return l:r
+    endif
+    if reltimefloat(reltime(l:start)) * 1000 < a:timeout
+      let l:shown = 1
+      call vigor#_internal#echo#progress(printf('waiting for %s (%s, %ds; CTRL-C stops)', a:p.name, a:p.state,
+            \ float2nr(reltimefloat(reltime(l:start)))))
+    endif
+  endwhile
 endfunction

@@ -1,0 +1,62 @@
+" The summary of a startup: once every plugin found has loaded or failed,
+" one line names the ones that failed, so that a failure seen during the
+" builds is not lost under the next progress line. In insert or
+" command-line mode it waits until the user leaves that mode.
+let s:done = 0
+let s:message = ''
+
+" Called when a plugin has loaded or failed.
+function! vigor#_internal#summary#settled() abort
+  if s:done
+    return
+  endif
+  let l:plugins = values(vigor#_internal#plugin#all())
+  if empty(l:plugins) || !empty(filter(copy(l:plugins),
+        \ {_, p -> index(['reserved', 'building', 'starting'], p.state) >= 0}))
+    return
+  endif
+  let s:done = 1
+  let l:failed = sort(map(filter(copy(l:plugins), {_, p -> p.state ==# 'failed'}), {_, p -> p.name}))
+  if empty(l:failed)
+    return
+  endif
+  let s:message = printf('%d of %d plugins failed: %s (see %s)', len(l:failed), len(l:plugins),
+        \ join(l:failed, ', '), has('nvim') ? ':checkhealth vigor' : ':Vigor health')
+  " From a timer: Neovim does not show what an RPC call (the plugin's
+  " report that it failed) echoes.
+  call timer_start(0, function('s:show_later'))
+endfunction
+
+" The summary, once shown or due ('' before).
+function! vigor#_internal#summary#message() abort
+  return s:message
+endfunction
+
+function! s:show() abort
+  if s:busy()
+    augroup vigor_summary
+      autocmd!
+      autocmd InsertLeave,CmdlineLeave * ++once call timer_start(50, function('s:show_later'))
+    augroup END
+    return
+  endif
+  if has('nvim')
+    call luaeval('vim.notify(_A, vim.log.levels.ERROR)', '[vigor] ' . s:message)
+  else
+    call vigor#_internal#echo#error(s:message)
+  endif
+endfunction
+
+function! s:show_later(_timer) abort
+  if exists('#vigor_summary')
+    autocmd! vigor_summary
+  endif
+  call s:show()
+endfunction
+
+" 1 in insert, replace and command-line mode (not Ex mode, which has no
+" screen to wait for).
+function! s:busy() abort
+  let l:m = mode(1)
+  return l:m =~# '^[iR]' || (l:m =~# '^c' && l:m !~# '^c[ev]')
+endfunction
