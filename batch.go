@@ -314,10 +314,14 @@ func (b *Batch) fill(raws []wire.Raw) error {
 	return first
 }
 
-// results decodes the results of the calls that ran, for a BatchError.
+// results decodes the results of the calls that ran, for a BatchError;
+// a Cmd's is nil.
 func (b *Batch) results(raws []wire.Raw) ([]any, error) {
 	results := make([]any, len(raws))
 	for i, r := range raws {
+		if b.calls[i].Fn == protocol.FuncCmd {
+			continue
+		}
 		if err := b.p.codec.Unmarshal(r, &results[i]); err != nil {
 			fn := b.calls[i].Fn
 			b.p.log.Warn("a result does not decode", "fn", fn, "err", err)
