@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
@@ -22,22 +21,30 @@ import (
 // as the Caller, and v is filled in once the batch has run.
 //
 // A Batch belongs to the goroutine that runs its record func: it is not
-// safe for concurrent use (a call made while another is being recorded
-// fails), and it cannot be used once record has returned.
+// safe for concurrent use, and it cannot be used once record has
+// returned (a call then fails with an error that says so).
 type Batch struct {
 	p *Plugin
-	// state is batchOpen between calls, batchBusy while one is being
-	// recorded, and batchDone once record has returned; a call moves it
-	// from open to busy and back, so a second goroutine that calls at the
-	// same time, or a call after the end, sees that and fails. calls,
-	// outs and err are written only by the call that holds batchBusy, and
-	// read only after batchDone.
-	state atomic.Int32
+	// Only the goroutine that runs record uses a Batch, so its fields have
+	// no lock. state is batchOpen between calls, batchBusy while one is
+	// being recorded, and batchDone once record has returned. A call from
+	// another goroutine is a data race, which the race detector reports;
+	// when it overlaps a call being recorded, it also finds batchBusy and
+	// sets clash, and the batch fails. A per-call atomic would cost a few
+	// percent of a call's share of a batch (BENCHMARKS.md), for a bug
+	// that the race detector finds anyway.
+	state uint8
+	clash bool
 	calls []host.Call
 	outs  []batchOut
-	err   error // the first call that could not be recorded
-	// clash is set by a call that found another being recorded.
-	clash atomic.Bool
+	intos []batchInto // the Callers that Into returned, in chunks
+	err   error       // the first call that could not be recorded
+}
+
+// batchBufs are the lists of an emptied Batch, for the next to reuse.
+type batchBufs struct {
+	calls []host.Call
+	outs  []batchOut
 }
 
 // batchOut is a call whose result goes to a pointer.
@@ -47,7 +54,7 @@ type batchOut struct {
 }
 
 const (
-	batchOpen int32 = iota
+	batchOpen uint8 = iota
 	batchBusy
 	batchDone
 )
@@ -67,10 +74,18 @@ var _ Caller = (*Batch)(nil)
 // filled in. Both editors behave the same.
 func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 	b := &Batch{p: p}
+	bufs, _ := p.batchBufs.Get().(*batchBufs)
+	if bufs != nil {
+		b.calls, b.outs = bufs.calls, bufs.outs
+	}
 	err := record(b)
-	if b.state.Swap(batchDone) == batchBusy || b.clash.Load() {
+	last := b.state
+	b.state = batchDone
+	if last == batchBusy || b.clash {
+		// Another goroutine may still hold the lists: they are not reused.
 		return errBatchShared
 	}
+	defer b.recycle(bufs)
 	if err != nil {
 		return err
 	}
@@ -78,6 +93,27 @@ func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 		return b.err
 	}
 	return b.send(ctx)
+}
+
+// maxReusedCalls is the longest call list that a Batch keeps for the next.
+const maxReusedCalls = 1 << 16
+
+// recycle gives b's lists, emptied, to the next batch, in bufs if they
+// came from there.
+func (b *Batch) recycle(bufs *batchBufs) {
+	calls, outs := b.calls, b.outs
+	b.calls, b.outs = nil, nil
+	if cap(calls) > maxReusedCalls {
+		return
+	}
+	// The arguments and the pointers are the caller's, not to be kept.
+	clear(calls)
+	clear(outs)
+	if bufs == nil {
+		bufs = new(batchBufs)
+	}
+	bufs.calls, bufs.outs = calls[:0], outs[:0]
+	b.p.batchBufs.Put(bufs)
 }
 
 // RunBatch runs record with a batch of c: if c is a *Plugin, a new batch
@@ -106,11 +142,21 @@ func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error 
 //	var n int
 //	_, err := vigor.CallAs[int](ctx, b.Into(&n), "line", "$")
 func (b *Batch) Into(result any) Caller {
-	return &batchInto{b: b, result: result}
+	if err := b.enter(); err != nil {
+		return &batchInto{b: b, result: result} // its calls fail alike
+	}
+	defer b.leave()
+	// One allocation for many Callers: a batch of typed calls makes one
+	// each.
+	if len(b.intos) == cap(b.intos) {
+		b.intos = make([]batchInto, 0, min(max(2*cap(b.intos), 8), 256))
+	}
+	b.intos = append(b.intos, batchInto{b: b, result: result})
+	return &b.intos[len(b.intos)-1]
 }
 
 // batchInto is the Caller that Into returns. used is read and written
-// only while its batch is batchBusy.
+// only while its batch is batchBusy (by the goroutine that runs record).
 type batchInto struct {
 	b      *Batch
 	result any
@@ -191,19 +237,24 @@ func (b *Batch) Meta() Meta { return b.p.meta }
 
 // enter starts recording a call (see Batch.state).
 func (b *Batch) enter() error {
-	if b.state.CompareAndSwap(batchOpen, batchBusy) {
+	switch b.state {
+	case batchOpen:
+		b.state = batchBusy
 		return nil
-	}
-	if b.state.Load() == batchDone {
+	case batchDone:
 		return errors.New("Batch: used after its record func returned: make the calls inside record, or start another batch")
 	}
-	b.clash.Store(true)
+	b.clash = true
 	return errBatchShared
 }
 
 var errBatchShared = errors.New("Batch: two goroutines recorded calls at once: a Batch is for the goroutine that runs its record func only")
 
-func (b *Batch) leave() { b.state.CompareAndSwap(batchBusy, batchOpen) }
+func (b *Batch) leave() {
+	if b.state == batchBusy {
+		b.state = batchOpen
+	}
+}
 
 // fail returns err, and keeps it as the batch's error if it is the first:
 // a batch with a call that could not be recorded is not sent, even if
@@ -302,6 +353,14 @@ func (b *Batch) fill(raws []wire.Raw) error {
 	for _, o := range b.outs {
 		if o.index >= len(raws) {
 			break
+		}
+		if v, ok := o.result.(*any); ok {
+			// What the decoder does for an any, without reflection. (The
+			// codecs decode into the type of what the any holds.)
+			*v = nil
+			if b.p.codec.Unmarshal(raws[o.index], v) == nil {
+				continue
+			}
 		}
 		fn := b.calls[o.index].Fn
 		if err := b.p.dec.decode(b.p.codec, raws[o.index], reflect.ValueOf(o.result).Elem()); err != nil {

@@ -16,8 +16,9 @@ import (
 // cost per batch (recording, encoding, writing, reading and decoding),
 // without an editor. The time includes the fake's reading of the request;
 // a CPU profile (-cpuprofile) separates the two. recorded drops the
-// results, as the benchmark plugin does; into decodes each into an int
-// through Into.
+// results, as the benchmark plugin does; into-any decodes each into an
+// any through Into, as Call does; into-int decodes each into an int with
+// CallAs through Into.
 //
 // go test -run '^$' -bench BatchNvim -benchmem .
 func BenchmarkBatchNvim(b *testing.B) {
@@ -41,7 +42,24 @@ func BenchmarkBatchNvim(b *testing.B) {
 			}
 		}
 	})
-	b.Run("into", func(b *testing.B) {
+	b.Run("into-any", func(b *testing.B) {
+		b.ReportAllocs()
+		results := make([]any, 1000)
+		for i := 0; i < b.N; i++ {
+			err := p.Batch(ctx, func(bt *Batch) error {
+				for j := range results {
+					if err := bt.Into(&results[j]).CallInto(ctx, nil, "vigor_benchmark#discard", data); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("into-int", func(b *testing.B) {
 		b.ReportAllocs()
 		results := make([]int, 1000)
 		for i := 0; i < b.N; i++ {

@@ -242,16 +242,16 @@ func TestBatchMisuse(t *testing.T) {
 		})), after)
 
 		err := p.Batch(ctx, func(b *Batch) error {
-			b.state.Store(batchBusy) // another goroutine's call is being recorded
+			b.state = batchBusy // another goroutine's call is being recorded
 			err := b.CallInto(ctx, nil, "abs", 1)
-			b.state.Store(batchOpen)
+			b.state = batchOpen
 			return err
 		})
 		checkEqual(t, "at once", fmt.Sprint(err), errBatchShared.Error())
 		err = p.Batch(ctx, func(b *Batch) error {
-			b.state.Store(batchBusy)
+			b.state = batchBusy
 			_ = b.CallInto(ctx, nil, "abs", 1)
-			b.state.Store(batchOpen)
+			b.state = batchOpen
 			return nil // the clash is kept, though record drops it
 		})
 		checkEqual(t, "at once, dropped", fmt.Sprint(err), errBatchShared.Error())
