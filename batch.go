@@ -72,6 +72,10 @@ var _ Caller = (*Batch)(nil)
 // result that does not fit its pointer is an error that names the call
 // (`batch call 2, line(): the result: ...`); the other pointers are still
 // filled in. Both editors behave the same.
+//
+// ctx is as for Call: if it ends once the batch is sent, Batch returns
+// context.Cause(ctx) at once, and no pointer is filled in; the editor
+// still runs the calls.
 func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 	b := &Batch{p: p}
 	bufs, _ := p.batchBufs.Get().(*batchBufs)
