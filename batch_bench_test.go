@@ -15,67 +15,124 @@ import (
 // it, to a fake Neovim over real pipes that answers at once: the SDK's own
 // cost per batch (recording, encoding, writing, reading and decoding),
 // without an editor. The time includes the fake's reading of the request;
-// a CPU profile (-cpuprofile) separates the two. recorded drops the
-// results, as the benchmark plugin does; into-any decodes each into an
-// any through Into, as Call does; into-int decodes each into an int with
-// CallAs through Into.
+// a CPU profile (-cpuprofile) separates the two. See benchBatches for the
+// sub-benchmarks.
 //
 // go test -run '^$' -bench BatchNvim -benchmem .
 func BenchmarkBatchNvim(b *testing.B) {
 	p, stop := benchPlugin(b)
 	defer stop()
-	const data = "................................................................"
+	benchBatches(b, p)
+}
+
+// benchData is the argument of every call in the benchmarks, 64 bytes as
+// in denops-benchmark.
+const benchData = "................................................................"
+
+// benchBatches runs 1000-call batches of p: recorded drops the results,
+// as the benchmark plugin does; into-any decodes each into an any through
+// Into, as Call does; into-int decodes each into an int with CallAs
+// through Into.
+func benchBatches(b *testing.B, p *Plugin) {
 	ctx := context.Background()
-	b.Run("recorded", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			err := p.Batch(ctx, func(bt *Batch) error {
-				for j := 0; j < 1000; j++ {
-					if err := bt.CallInto(ctx, nil, "vigor_benchmark#discard", data); err != nil {
-						return err
+	anys := make([]any, 1000)
+	ints := make([]int, 1000)
+	for _, bench := range []struct {
+		name string
+		call func(bt *Batch, j int) error
+	}{
+		{"recorded", func(bt *Batch, j int) error {
+			return bt.CallInto(ctx, nil, "vigor_benchmark#discard", benchData)
+		}},
+		{"into-any", func(bt *Batch, j int) error {
+			return bt.Into(&anys[j]).CallInto(ctx, nil, "vigor_benchmark#discard", benchData)
+		}},
+		{"into-int", func(bt *Batch, j int) error {
+			_, err := CallAs[int](ctx, bt.Into(&ints[j]), "vigor_benchmark#discard", benchData)
+			return err
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				err := p.Batch(ctx, func(bt *Batch) error {
+					for j := 0; j < 1000; j++ {
+						if err := bench.call(bt, j); err != nil {
+							return err
+						}
 					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkCallNvim is one call of an editor function to a fake Neovim
+// over real pipes that answers at once (fakeNvim): raw is Plugin.Call,
+// whose result is an any; typed is CallAs[int] through the Caller
+// interface, as the std wrappers make it.
+//
+// go test -run '^$' -bench CallNvim -benchmem .
+func BenchmarkCallNvim(b *testing.B) {
+	p, stop := benchPlugin(b)
+	defer stop()
+	benchCalls(b, p)
+}
+
+// benchCalls runs calls of p: raw is Plugin.Call, typed CallAs[int]
+// through the Caller interface.
+func benchCalls(b *testing.B, p *Plugin) {
+	ctx := context.Background()
+	var c Caller = p
+	for _, bench := range []struct {
+		name string
+		call func() error
+	}{
+		{"raw", func() error {
+			_, err := p.Call(ctx, "vigor_benchmark#discard", benchData)
+			return err
+		}},
+		{"typed", func() error {
+			_, err := CallAs[int](ctx, c, "vigor_benchmark#discard", benchData)
+			return err
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := bench.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchPlugin serves a plugin to fakeNvim over real pipes and returns it,
+// and a func that ends the session.
+func benchPlugin(b *testing.B) (*Plugin, func()) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	go fakeNvim(outR, inW)
+	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "nvim", "VIGOR_INSTANCE": "1"}
+	plugin := make(chan *Plugin, 1)
+	done := make(chan int)
+	go func() {
+		done <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, discard{},
+			func(ctx context.Context, p *Plugin) error {
+				plugin <- p
 				return nil
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("into-any", func(b *testing.B) {
-		b.ReportAllocs()
-		results := make([]any, 1000)
-		for i := 0; i < b.N; i++ {
-			err := p.Batch(ctx, func(bt *Batch) error {
-				for j := range results {
-					if err := bt.Into(&results[j]).CallInto(ctx, nil, "vigor_benchmark#discard", data); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("into-int", func(b *testing.B) {
-		b.ReportAllocs()
-		results := make([]int, 1000)
-		for i := 0; i < b.N; i++ {
-			err := p.Batch(ctx, func(bt *Batch) error {
-				for j := range results {
-					if _, err := CallAs[int](ctx, bt.Into(&results[j]), "vigor_benchmark#discard", data); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	}()
+	return <-plugin, func() {
+		inW.Close()
+		<-done
+		outW.Close()
+	}
 }
 
 // fakeNvim answers every request on r: nvim_call_atomic with as many
