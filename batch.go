@@ -82,10 +82,8 @@ func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 	if bufs != nil {
 		b.calls, b.outs = bufs.calls, bufs.outs
 	}
-	err := record(b)
-	last := b.state
-	b.state = batchDone
-	if last == batchBusy || b.clash {
+	shared, err := b.run(record)
+	if shared {
 		// Another goroutine may still hold the lists: they are not reused.
 		return errBatchShared
 	}
@@ -97,6 +95,16 @@ func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 		return b.err
 	}
 	return b.send(ctx)
+}
+
+// run runs record with b and ends b, even if record panics. shared
+// reports that another goroutine used b (see Batch.state).
+func (b *Batch) run(record func(b *Batch) error) (shared bool, err error) {
+	defer func() {
+		shared = b.state == batchBusy || b.clash
+		b.state = batchDone
+	}()
+	return false, record(b)
 }
 
 // maxReusedCalls is the longest call list that a Batch keeps for the next.

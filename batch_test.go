@@ -240,6 +240,14 @@ func TestBatchMisuse(t *testing.T) {
 		checkEqual(t, "RunBatch after", fmt.Sprint(RunBatch(ctx, kept, func(b *Batch) error {
 			return b.CallInto(ctx, nil, "abs", 1)
 		})), after)
+		func() {
+			defer func() { _ = recover() }()
+			_ = p.Batch(ctx, func(b *Batch) error {
+				kept = b
+				panic("record panics")
+			})
+		}()
+		checkEqual(t, "CallInto after a panic", fmt.Sprint(kept.CallInto(ctx, nil, "abs", 1)), after)
 
 		err := p.Batch(ctx, func(b *Batch) error {
 			b.state = batchBusy // another goroutine's call is being recorded
