@@ -11,14 +11,110 @@ import (
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// BenchmarkBatchNvim is a 1000-call Batch, as the benchmark plugin makes
+// BenchmarkBatchNvim is a 1000-call batch, as the benchmark plugin makes
 // it, to a fake Neovim over real pipes that answers at once: the SDK's own
-// cost per batch (encoding, writing, reading and decoding), without an
-// editor. The time includes the fake's reading of the request; a CPU
-// profile (-cpuprofile) separates the two.
+// cost per batch (recording, encoding, writing, reading and decoding),
+// without an editor. The time includes the fake's reading of the request;
+// a CPU profile (-cpuprofile) separates the two. See benchBatches for the
+// sub-benchmarks.
 //
 // go test -run '^$' -bench BatchNvim -benchmem .
 func BenchmarkBatchNvim(b *testing.B) {
+	p, stop := benchPlugin(b)
+	defer stop()
+	benchBatches(b, p)
+}
+
+// benchData is the argument of every call in the benchmarks, 64 bytes as
+// in denops-benchmark.
+const benchData = "................................................................"
+
+// benchBatches runs 1000-call batches of p: recorded drops the results,
+// as the benchmark plugin does; into-any decodes each into an any through
+// Into, as Call does; into-int decodes each into an int with CallAs
+// through Into.
+func benchBatches(b *testing.B, p *Plugin) {
+	ctx := context.Background()
+	anys := make([]any, 1000)
+	ints := make([]int, 1000)
+	for _, bench := range []struct {
+		name string
+		call func(bt *Batch, j int) error
+	}{
+		{"recorded", func(bt *Batch, j int) error {
+			return bt.CallInto(ctx, nil, "vigor_benchmark#discard", benchData)
+		}},
+		{"into-any", func(bt *Batch, j int) error {
+			return bt.Into(&anys[j]).CallInto(ctx, nil, "vigor_benchmark#discard", benchData)
+		}},
+		{"into-int", func(bt *Batch, j int) error {
+			_, err := CallAs[int](ctx, bt.Into(&ints[j]), "vigor_benchmark#discard", benchData)
+			return err
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				err := p.Batch(ctx, func(bt *Batch) error {
+					for j := 0; j < 1000; j++ {
+						if err := bench.call(bt, j); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCallNvim is one call of an editor function to a fake Neovim
+// over real pipes that answers at once (fakeNvim): raw is Plugin.Call,
+// whose result is an any; typed is CallAs[int] through the Caller
+// interface, as the std wrappers make it.
+//
+// go test -run '^$' -bench CallNvim -benchmem .
+func BenchmarkCallNvim(b *testing.B) {
+	p, stop := benchPlugin(b)
+	defer stop()
+	benchCalls(b, p)
+}
+
+// benchCalls runs calls of p: raw is Plugin.Call, typed CallAs[int]
+// through the Caller interface.
+func benchCalls(b *testing.B, p *Plugin) {
+	ctx := context.Background()
+	var c Caller = p
+	for _, bench := range []struct {
+		name string
+		call func() error
+	}{
+		{"raw", func() error {
+			_, err := p.Call(ctx, "vigor_benchmark#discard", benchData)
+			return err
+		}},
+		{"typed", func() error {
+			_, err := CallAs[int](ctx, c, "vigor_benchmark#discard", benchData)
+			return err
+		}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := bench.call(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchPlugin serves a plugin to fakeNvim over real pipes and returns it,
+// and a func that ends the session.
+func benchPlugin(b *testing.B) (*Plugin, func()) {
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	go fakeNvim(outR, inW)
@@ -32,27 +128,16 @@ func BenchmarkBatchNvim(b *testing.B) {
 				return nil
 			})
 	}()
-	p := <-plugin
-	calls := make([]BatchCall, 1000)
-	for i := range calls {
-		calls[i] = C("vigor_benchmark#discard", "................................................................")
+	return <-plugin, func() {
+		inW.Close()
+		<-done
+		outW.Close()
 	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := p.Batch(ctx, calls...); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	inW.Close()
-	<-done
-	outW.Close()
 }
 
 // fakeNvim answers every request on r: nvim_call_atomic with as many
-// zeros as it has calls, anything else with nil. It reads with the SDK's
+// zeros as it has calls, nvim_call_function with 0, anything else with
+// nil. It reads with the SDK's
 // codec and answers with bytes made in advance, so that it costs little
 // next to the SDK.
 func fakeNvim(r *os.File, w *os.File) {
@@ -67,6 +152,9 @@ func fakeNvim(r *os.File, w *os.File) {
 			continue
 		}
 		var result any
+		if m.Method == "nvim_call_function" {
+			result = 0
+		}
 		if m.Method == "nvim_call_atomic" && len(m.Params) == 1 && len(m.Params[0]) > 3 && m.Params[0][0] == 0xdc {
 			p := m.Params[0]
 			// An array16 header: the number of calls.

@@ -85,16 +85,35 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 // decoded into a T. Through a *Batch it records the call and returns the
 // zero T (see Caller).
 func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
-	var v T
-	err := c.CallInto(ctx, &v, fn, args...)
-	return v, err
+	if batched(c) {
+		var zero T
+		return zero, c.CallInto(ctx, nil, fn, args...)
+	}
+	v := new(T)
+	err := c.CallInto(ctx, v, fn, args...)
+	return *v, err
 }
 
 // EvalAs evaluates expr through c, with vars visible as l: variables, and
 // returns its value decoded into a T. Through a *Batch it records the
 // evaluation and returns the zero T (see Caller).
 func EvalAs[T any](ctx context.Context, c Caller, expr string, vars map[string]any) (T, error) {
-	var v T
-	err := c.EvalInto(ctx, &v, expr, vars)
-	return v, err
+	if batched(c) {
+		var zero T
+		return zero, c.EvalInto(ctx, nil, expr, vars)
+	}
+	v := new(T)
+	err := c.EvalInto(ctx, v, expr, vars)
+	return *v, err
+}
+
+// batched reports whether c records into a batch. There CallAs and
+// EvalAs pass no pointer: theirs would be filled in after they returned,
+// for nobody, at the cost of an allocation and a decoding per call.
+func batched(c Caller) bool {
+	switch c.(type) {
+	case *Batch, *batchInto:
+		return true
+	}
+	return false
 }

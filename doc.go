@@ -47,16 +47,27 @@
 // # Calling the editor
 //
 // Every method that talks to the editor takes a context first: Call,
-// CallAs, Notify, Cmd, Exec, Eval, Batch, Redraw, Dispatch (another
-// plugin's method, through the editor), and Infof, Warnf, Errorf and
-// Debugf for messages to the user. Cmd runs one Ex command; Exec runs
+// CallAs, Notify, Cmd, Exec, Eval, EvalAs, Batch, Redraw, Dispatch
+// (another plugin's method, through the editor), and Infof, Warnf, Errorf
+// and Debugf for messages to the user. Cmd runs one Ex command; Exec runs
 // several lines as a script, as :source does. Errors raised by the editor
 // are *EditorError, whose Msg is the editor's message alone, the same on
 // both editors (without Neovim's note of the call stack, which goes to
-// the log); a failed call in a batch is a *BatchError that holds the
-// results before it. A result that is a Funcref, which no channel
-// carries, fails Eval on both editors and Call on Vim; Neovim's API sends
-// it to Call as v:null.
+// the log). A result that is a Funcref, which no channel carries, fails
+// Eval on both editors and Call on Vim; Neovim's API sends it to Call as
+// v:null.
+//
+// A Caller is what a helper needs from the editor: CallInto, EvalInto,
+// Cmd and Meta. *Plugin is one, and so is *Batch, so CallAs, EvalAs and
+// any function that takes a Caller work unchanged in a batch.
+//
+// Plugin.Batch runs a record func with a *Batch and sends the calls made
+// through it in one round trip. Inside a batch, calls are only recorded:
+// those that return a value return the zero value, and b.Into(&v) is the
+// Caller that receives one, in v, once the batch has run. A failed call
+// in a batch is a *BatchError that holds the results before it; the
+// calls after it do not run. RunBatch lets a helper that takes a Caller
+// group its calls: in a batch of its own, or in the caller's.
 //
 // # Values
 //

@@ -45,28 +45,108 @@ func ExamplePlugin_Handle() {
 	})
 }
 
-// C builds the calls of a Batch, which runs them in the editor in one
-// round trip: results, err := p.Batch(ctx, calls...).
-func ExampleC() {
-	calls := []vigor.BatchCall{
-		vigor.C("setline", 1, "first"),
-		vigor.C("append", 1, []string{"second", "third"}),
-		vigor.C("line", "$"),
-	}
-	for _, c := range calls {
-		fmt.Println(c.Fn, c.Args)
-	}
-	// Output:
-	// setline [1 first]
-	// append [1 [second third]]
-	// line [$]
+// Batch sends the calls that its record func makes in one round trip.
+// Inside it, a function that returns a value returns the zero value: pass
+// b.Into(&v) as the Caller to receive the value once the batch has run.
+func ExamplePlugin_Batch() {
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("fill", func(ctx context.Context, lines []string) (int, error) {
+			var last int
+			err := p.Batch(ctx, func(b *vigor.Batch) error {
+				if err := b.CallInto(ctx, nil, "setline", 1, lines); err != nil {
+					return err
+				}
+				if err := b.Cmd(ctx, "normal! G", nil); err != nil {
+					return err
+				}
+				_, err := vigor.CallAs[int](ctx, b.Into(&last), "line", "$")
+				return err
+			})
+			return last, err
+		})
+		return nil
+	})
 }
+
+// RunBatch groups a helper's calls: in a batch of their own when the
+// helper is given the plugin, or in the caller's batch when it is given
+// one.
+func ExampleRunBatch() {
+	// setLines replaces the buffer's lines, in one round trip.
+	setLines := func(ctx context.Context, c vigor.Caller, lines []string) error {
+		return vigor.RunBatch(ctx, c, func(b *vigor.Batch) error {
+			if err := b.Cmd(ctx, "silent %delete _", nil); err != nil {
+				return err
+			}
+			return b.CallInto(ctx, nil, "setline", 1, lines)
+		})
+	}
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("reset", func(ctx context.Context) error {
+			return setLines(ctx, p, []string{"new"}) // one round trip
+		})
+		p.Handle("reset_and_count", func(ctx context.Context) (int, error) {
+			var n int
+			err := p.Batch(ctx, func(b *vigor.Batch) error {
+				if err := setLines(ctx, b, []string{"a", "b"}); err != nil {
+					return err
+				}
+				_, err := vigor.CallAs[int](ctx, b.Into(&n), "line", "$")
+				return err
+			}) // one round trip for all three calls
+			return n, err
+		})
+		return nil
+	})
+}
+
+// Code that takes a Caller works with the plugin and in a batch, and can
+// be tested without an editor, with a Caller of its own.
+func ExampleCaller() {
+	// wordCount is a helper, as a plugin or a library may have.
+	wordCount := func(ctx context.Context, c vigor.Caller) (int, error) {
+		lines, err := vigor.CallAs[[]string](ctx, c, "getline", 1, "$")
+		n := 0
+		for _, l := range lines {
+			n += len(strings.Fields(l))
+		}
+		return n, err
+	}
+
+	n, err := wordCount(context.Background(), fakeBuffer{"one two", "three"})
+	fmt.Println(n, err)
+	// Output:
+	// getline [1 $]
+	// 3 <nil>
+}
+
+// fakeBuffer is a Caller that answers getline() with its lines.
+type fakeBuffer []string
+
+func (f fakeBuffer) CallInto(ctx context.Context, result any, fn string, args ...any) error {
+	fmt.Println(fn, args)
+	if fn != "getline" {
+		return fmt.Errorf("%s(): not in this example", fn)
+	}
+	*result.(*[]string) = f
+	return nil
+}
+
+func (f fakeBuffer) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+	return errors.New("no expressions in this example")
+}
+
+func (f fakeBuffer) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
+	return errors.New("no commands in this example")
+}
+
+func (f fakeBuffer) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
 
 // A failed Batch returns a *BatchError: which call failed, the results of
 // the calls before it, and the editor's error.
 func ExampleBatchError() {
-	// What p.Batch(ctx, vigor.C("line", "$"), vigor.C("Nope")) returns
-	// when Nope does not exist.
+	// What a batch of line("$") and Nope() returns when Nope does not
+	// exist.
 	var err error = &vigor.BatchError{
 		Index:   1,
 		Fn:      "Nope",

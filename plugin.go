@@ -47,6 +47,10 @@ type Plugin struct {
 	log      *slog.Logger
 	logPath  string
 	rtt      latencies // the durations of the last calls to the editor
+	// batchBufs holds the emptied lists of finished batches
+	// (*batchBufs) for Batch to reuse: a 1000-call batch that grows its
+	// own lists copies them ten times.
+	batchBufs sync.Pool
 
 	ctx    context.Context // cancelled (ErrUnloaded) on unload
 	cancel context.CancelCauseFunc
