@@ -359,7 +359,7 @@ func Bufexists(ctx context.Context, c vigor.Caller, buf any) (bool, error) {
 //
 // Deprecated: Neovim's vimfn.lua marks it deprecated.
 func BufferExists(ctx context.Context, c vigor.Caller, args ...any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "buffer_exists", append([]any{}, args...)...)
+	v, err := vigor.CallAs[any](ctx, c, "buffer_exists", args...)
 	return avail.Truth(v), err
 }
 
@@ -368,7 +368,7 @@ func BufferExists(ctx context.Context, c vigor.Caller, args ...any) (bool, error
 //
 // Deprecated: Neovim's vimfn.lua marks it deprecated.
 func BufferName(ctx context.Context, c vigor.Caller, args ...any) (string, error) {
-	return vigor.CallAs[string](ctx, c, "buffer_name", append([]any{}, args...)...)
+	return vigor.CallAs[string](ctx, c, "buffer_name", args...)
 }
 
 // BufferNumber calls buffer_number(args...). See :help buffer_number().
@@ -376,7 +376,7 @@ func BufferName(ctx context.Context, c vigor.Caller, args ...any) (string, error
 //
 // Deprecated: Neovim's vimfn.lua marks it deprecated.
 func BufferNumber(ctx context.Context, c vigor.Caller, args ...any) (int, error) {
-	return vigor.CallAs[int](ctx, c, "buffer_number", append([]any{}, args...)...)
+	return vigor.CallAs[int](ctx, c, "buffer_number", args...)
 }
 
 // Buflisted calls buflisted(buf). See :help buflisted().

@@ -263,7 +263,7 @@ func Jobclose(ctx context.Context, c vigor.Caller, args ...any) (any, error) {
 	if err := avail.Nvim(c, "nvimfn.Jobclose", "jobclose"); err != nil {
 		return nil, err
 	}
-	return vigor.CallAs[any](ctx, c, "jobclose", append([]any{}, args...)...)
+	return vigor.CallAs[any](ctx, c, "jobclose", args...)
 }
 
 // Jobpid calls jobpid(job). See :help jobpid().
@@ -292,7 +292,7 @@ func Jobsend(ctx context.Context, c vigor.Caller, args ...any) (any, error) {
 	if err := avail.Nvim(c, "nvimfn.Jobsend", "jobsend"); err != nil {
 		return nil, err
 	}
-	return vigor.CallAs[any](ctx, c, "jobsend", append([]any{}, args...)...)
+	return vigor.CallAs[any](ctx, c, "jobsend", args...)
 }
 
 // Jobstart calls jobstart(cmd). See :help jobstart().
@@ -514,7 +514,7 @@ func Rpcstop(ctx context.Context, c vigor.Caller, args ...any) (any, error) {
 	if err := avail.Nvim(c, "nvimfn.Rpcstop", "rpcstop"); err != nil {
 		return nil, err
 	}
-	return vigor.CallAs[any](ctx, c, "rpcstop", append([]any{}, args...)...)
+	return vigor.CallAs[any](ctx, c, "rpcstop", args...)
 }
 
 // Rubyeval calls rubyeval(expr). See :help rubyeval().

@@ -128,32 +128,7 @@ func (p *pkg) writeDoc(b *strings.Builder) {
 			lines = append(lines, "  - "+r)
 		}
 	}
-	for _, l := range lines {
-		if l == "" || strings.HasPrefix(l, "  ") {
-			b.WriteString(strings.TrimRight("// "+l, " ") + "\n")
-			continue
-		}
-		for _, w := range wrap(l, 74) {
-			b.WriteString("// " + w + "\n")
-		}
-	}
-}
-
-// wrap breaks a paragraph into lines of at most width characters.
-func wrap(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > width {
-			out = append(out, line)
-			line = w
-		} else if line == "" {
-			line = w
-		} else {
-			line += " " + w
-		}
-	}
-	return append(out, line)
+	b.WriteString(gen.Comment(lines))
 }
 
 func (p *pkg) writeWrapper(b *strings.Builder, w wrapper) {
@@ -172,7 +147,10 @@ func (p *pkg) writeWrapper(b *strings.Builder, w wrapper) {
 	if f.variadic {
 		decl = append(decl, "args ...any")
 		call = strings.TrimPrefix(call+", args...", ", ")
-		args = fmt.Sprintf(", append([]any{%s}, args...)...", strings.Join(names, ", "))
+		args = ", args..."
+		if len(names) > 0 {
+			args = fmt.Sprintf(", append([]any{%s}, args...)...", strings.Join(names, ", "))
+		}
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(b, "// %s calls %s(%s). See :help %s().\n", w.goName, w.vim, call, w.vim)
@@ -202,7 +180,7 @@ func (p *pkg) writeWrapper(b *strings.Builder, w wrapper) {
 			check = "Nvim"
 		}
 		fmt.Fprintf(b, "\tif err := avail.%s(c, %q, %q); err != nil {\n\t\treturn %s\n\t}\n",
-			check, p.name+"."+w.goName, w.vim, strings.TrimPrefix(zero(w.result)+", err", ", "))
+			check, p.name+"."+w.goName, w.vim, strings.TrimPrefix(gen.Zero(w.result)+", err", ", "))
 	}
 	switch w.result {
 	case voidType:
@@ -213,19 +191,4 @@ func (p *pkg) writeWrapper(b *strings.Builder, w wrapper) {
 		fmt.Fprintf(b, "\treturn vigor.CallAs[%s](ctx, c, %q%s)\n", w.result, w.vim, args)
 	}
 	b.WriteString("}\n")
-}
-
-// zero is the Go literal of t's zero value ("" for no result).
-func zero(t string) string {
-	switch t {
-	case voidType:
-		return ""
-	case "int", "float64":
-		return "0"
-	case "string":
-		return `""`
-	case "bool":
-		return "false"
-	}
-	return "nil"
 }

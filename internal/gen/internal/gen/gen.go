@@ -187,3 +187,57 @@ func Write(files map[string][]byte) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Comment is lines as a Go comment: each paragraph line wrapped at 77
+// columns, an empty line or one that starts with two spaces (a list item)
+// as it is.
+func Comment(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		if l == "" || strings.HasPrefix(l, "  ") {
+			b.WriteString(strings.TrimRight("// "+l, " ") + "\n")
+			continue
+		}
+		for _, w := range wrap(l, 74) {
+			b.WriteString("// " + w + "\n")
+		}
+	}
+	return b.String()
+}
+
+// wrap breaks a paragraph into lines of at most width characters.
+func wrap(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) > width:
+			out = append(out, line)
+			line = w
+		default:
+			line += " " + w
+		}
+	}
+	return append(out, line)
+}
+
+// Zero is the Go literal of the zero value of the Go type t: "" for no
+// type (a function without a result), nil for a slice, map or interface.
+func Zero(t string) string {
+	switch t {
+	case "":
+		return ""
+	case "int", "float64":
+		return "0"
+	case "string":
+		return `""`
+	case "bool":
+		return "false"
+	}
+	if t != "" && t[0] >= 'A' && t[0] <= 'Z' { // a named integer type (Buffer)
+		return "0"
+	}
+	return "nil"
+}
