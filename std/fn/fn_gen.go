@@ -2,7 +2,7 @@
 
 // Package fn wraps the builtin functions that both Vim 9.0.1378 and Neovim
 // 0.11.4 have, one typed Go function per function and number of arguments
-// (406 functions, 641 wrappers). Vim-only functions are in package vimfn and
+// (406 functions, 640 wrappers). Vim-only functions are in package vimfn and
 // Neovim-only ones in package nvimfn, with the same rules.
 //
 // Coverage, from Vim 9.0.1378 and Neovim 0.11.4: 406 functions both editors
@@ -2822,13 +2822,9 @@ func StateWhat(ctx context.Context, c vigor.Caller, what string) (string, error)
 }
 
 // Str2float calls str2float(expr). See :help str2float().
+// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 argument; the wrappers take what both editors do.
 func Str2float(ctx context.Context, c vigor.Caller, expr string) (float64, error) {
 	return vigor.CallAs[float64](ctx, c, "str2float", expr)
-}
-
-// Str2floatQuoted calls str2float(expr, quoted). See :help str2float().
-func Str2floatQuoted(ctx context.Context, c vigor.Caller, expr string, quoted bool) (float64, error) {
-	return vigor.CallAs[float64](ctx, c, "str2float", expr, quoted)
 }
 
 // Str2list calls str2list(expr). See :help str2list().
