@@ -92,8 +92,8 @@ func direct(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, e
 }
 
 // batched makes the same calls in one batch, each result through Into.
-// A Boolean result is received into an any: the Number 0 or 1 that most
-// functions return does not decode into a bool.
+// A Boolean result is received into an any, for fn.Truth: the Number 0
+// or 1 that most functions return does not decode into a bool.
 func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, error) {
 	file, err := setUp(ctx, p, dir)
 	if err != nil {
@@ -126,7 +126,7 @@ func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, 
 		errs = append(errs, fn.Winrestview(ctx, b, map[string]any{"lnum": 2}))
 		return errors.Join(errs...)
 	})
-	s.Bool, s.BoolFalse = hasEval == true || hasEval == int64(1), bufExists == true || bufExists == int64(1)
+	s.Bool, s.BoolFalse = fn.Truth(hasEval), fn.Truth(bufExists)
 	return s.result(), err
 }
 
