@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -258,9 +259,26 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	std := filepath.Join("..", "..", "..", "std")
-	files, err := generate(ctx, std)
+	files, pkgs, err := generate(ctx, std)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// README's table gives the counts too.
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		n, wrapped := len(p.funcs), len(p.wrappers)
+		row := fmt.Sprintf("| `std/%s` | %s | %d functions (%d wrappers", p.name, "builtin functions both editors have", n, wrapped)
+		if p.only != "" {
+			row = fmt.Sprintf("| `std/%s` | builtin functions only %s has | %d (%d wrappers), %d skipped", p.name, map[string]string{"vim": "Vim", "nvim": "Neovim"}[p.only], n, wrapped, len(p.skipped))
+		} else {
+			row += fmt.Sprintf(", one per number of arguments), %d skipped", len(p.skipped))
+		}
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README.md does not have the row %q", row)
+		}
 	}
 	for path, src := range files {
 		old, err := os.ReadFile(path)

@@ -23,7 +23,7 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	files, err := generate(ctx, *out)
+	files, _, err := generate(ctx, *out)
 	if err == nil {
 		err = gen.Write(files)
 	}
@@ -44,25 +44,25 @@ type inputs struct {
 }
 
 // generate reads the pinned editors and returns the files to write under
-// std (path to content).
-func generate(ctx context.Context, std string) (map[string][]byte, error) {
+// std (path to content), and the packages they hold.
+func generate(ctx context.Context, std string) (map[string][]byte, []*pkg, error) {
 	in, err := readEditors(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pkgs, err := build(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	files := map[string][]byte{}
 	for _, p := range pkgs {
 		src, err := p.emit()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p.name, err)
+			return nil, nil, fmt.Errorf("%s: %w", p.name, err)
 		}
 		files[filepath.Join(std, p.name, p.name+"_gen.go")] = src
 	}
-	return files, nil
+	return files, pkgs, nil
 }
 
 // probe is the script that reports an editor's version, runtime, the

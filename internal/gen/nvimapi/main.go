@@ -27,7 +27,7 @@ func main() {
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	src, err := generate(ctx)
+	src, _, err := generate(ctx)
 	if err == nil {
 		err = gen.Write(map[string][]byte{filepath.Join(*out, "nvimapi_gen.go"): src})
 	}
@@ -56,31 +56,35 @@ type apiFunc struct {
 	DeprecatedSince int        `msgpack:"deprecated_since"`
 }
 
-// generate reads the pinned Neovim and returns the package's source.
-func generate(ctx context.Context) ([]byte, error) {
+// generate reads the pinned Neovim and returns the package's source and
+// content.
+func generate(ctx context.Context) ([]byte, api, error) {
+	var a api
 	nvim, err := gen.Find("nvim")
 	if err != nil {
-		return nil, err
+		return nil, a, err
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, nvim.Path, "--api-info")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s --api-info: %w: %s", nvim.Path, err, strings.TrimSpace(stderr.String()))
+		return nil, a, fmt.Errorf("%s --api-info: %w: %s", nvim.Path, err, strings.TrimSpace(stderr.String()))
 	}
 	info, err := parseAPIInfo(stdout.Bytes())
 	if err != nil {
-		return nil, err
+		return nil, a, err
 	}
 	v := info.Version
 	if err := gen.CheckPinned(nvim, fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)); err != nil {
-		return nil, err
+		return nil, a, err
 	}
 	var has map[string]bool
 	if err := nvim.Run(ctx, probe, nil, &has); err != nil {
-		return nil, err
+		return nil, a, err
 	}
-	return emit(build(info, has))
+	a = build(info, has)
+	src, err := emit(a)
+	return src, a, err
 }
 
 // probe reports exists() for every nvim_* function: whether Vim script

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -95,9 +96,17 @@ func TestParseAPIInfoRefusesGarbage(t *testing.T) {
 func TestGeneratedIsCurrent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	src, err := generate(ctx)
+	src, a, err := generate(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := fmt.Sprintf("| `std/nvimapi` | every `nvim_*` API function that Vim script can call | %d (%d deprecated), %d skipped", len(a.funcs), a.deprecated(), len(a.skipped))
+	if !bytes.Contains(readme, []byte(row)) {
+		t.Errorf("README.md does not have the row %q", row)
 	}
 	path := filepath.Join("..", "..", "..", "std", "nvimapi", "nvimapi_gen.go")
 	old, err := os.ReadFile(path)
