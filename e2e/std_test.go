@@ -13,16 +13,22 @@ func stdfn() editortest.Options { return editortest.Options{RTP: rtp("stdfn")} }
 // on both editors: one result of each type, optional arguments omitted
 // and given, a variadic function with and without its further arguments.
 var stdSample = map[string]any{
-	"number": int64(3), "number_opt": int64(2), // strchars('éx') with and without skipcc
-	"float": 1.5, "float2": 2.5, // str2float(), abs()
-	"string":     "one two",
-	"list":       []any{"a", "b", "c"},      // split()
-	"list_opt":   []any{"one two", "three"}, // getline(1, '$')
+	"number":     int64(3),                  // strchars('éx')
+	"number_opt": int64(2),                  // strchars('éx', v:true): skipcc given
+	"float":      1.5,                       // str2float('1.5')
+	"float2":     2.5,                       // abs(-2.5)
+	"string":     "one two",                 // getline(1)
+	"list":       []any{"a", "b", "c"},      // split('a b  c')
+	"list_opt":   []any{"one two", "three"}, // getline(1, '$'): end given
 	"dict_words": int64(3),                  // wordcount().words
-	"bool":       true, "bool_false": false, // has('eval'), bufexists(99999)
-	"blob": "ab\n", "blob_opt": "b\n", // readblob(), with offset
-	"any":      []any{int64(1), "a"},     // eval()
-	"variadic": "a-1", "no_varargs": "x", // printf()
+	"bool":       true,                      // has('eval')
+	"bool_false": false,                     // bufexists(99999)
+	"blob":       "ab\n",                    // readblob(file)
+	"blob_opt":   "b\n",                     // readblob(file, 1): offset given
+	"any":        []any{int64(1), "a"},      // eval("[1, 'a']")
+	"variadic":   "a-1",                     // printf('%s-%d', 'a', 1)
+	"no_varargs": "x",                       // printf('x')
+	"checked":    "\nhi",                    // execute(cmd, 'silent'), which only Vim's compiler shows
 }
 
 // Generated wrappers of builtin functions give typed results on both

@@ -2,12 +2,12 @@
 
 // Package fn wraps the builtin functions that both Vim 9.0.1378 and Neovim
 // 0.11.4 have, one typed Go function per function and number of arguments
-// (406 functions, 640 wrappers). Vim-only functions are in package vimfn and
+// (408 functions, 648 wrappers). Vim-only functions are in package vimfn and
 // Neovim-only ones in package nvimfn, with the same rules.
 //
-// Coverage, from Vim 9.0.1378 and Neovim 0.11.4: 406 functions both editors
+// Coverage, from Vim 9.0.1378 and Neovim 0.11.4: 408 functions both editors
 // have (package fn), 133 only Vim has (package vimfn), 50 only Neovim has
-// (package nvimfn); skipped: 2 in fn, 12 Vim functions in vimfn, 2 Neovim
+// (package nvimfn); skipped: 0 in fn, 12 Vim functions in vimfn, 2 Neovim
 // functions in nvimfn. The nvim_* functions are Neovim's API, in package
 // nvimapi.
 //
@@ -34,7 +34,22 @@
 //
 // Parameters are named after the editor's documentation, in lower camel
 // case; a name that is a Go keyword or predeclared identifier, or one the
-// wrappers use (ctx, c, v, err), gets "Arg" appended (typeArg, funcArg).
+// wrappers use (ctx, c, v, err), gets "Arg" appended (typeArg, funcArg). A
+// parameter that the sources do not name (a literal in Vim's table, or one
+// that only Vim's compiler shows) is argN, N its position from 1.
+//
+// # Sources
+//
+// The functions, parameters and types come from Vim's doc/builtin.txt
+// (the table of its first section) and Neovim's lua/vim/_meta/vimfn.lua,
+// and which editor has a function from exists() in each. The numbers of
+// arguments of Vim's functions are checked with Vim's compiler, which
+// refuses a call of a builtin function with too many or too few arguments
+// in a :def function without running it; where it disagrees with the table,
+// the compiler wins and the wrapper's doc says so. Neovim has no such check
+// that does not call the function: its numbers are vimfn.lua's, corrected
+// where Neovim refuses what vimfn.lua documents (str2float() takes one
+// argument).
 //
 // # Types
 //
@@ -67,13 +82,6 @@
 // vigor.Caller). A wrapper of a function that only one editor has (packages
 // vimfn and nvimfn) returns an error naming the function and the editor,
 // without calling the editor, when c.Meta().Host is the other editor.
-//
-// # Skipped
-//
-// These functions have no wrapper:
-//
-//   - win_move_separator(): no number of arguments suits both: Vim's table gives 1 argument and Neovim's vimfn.lua 2 arguments
-//   - win_move_statusline(): no number of arguments suits both: Vim's table gives 1 argument and Neovim's vimfn.lua 2 arguments
 package fn
 
 import (
@@ -184,7 +192,7 @@ func AssertEqualMsg(ctx context.Context, c vigor.Caller, exp any, act any, msg a
 }
 
 // AssertEqualfile calls assert_equalfile(fnameOne, fnameTwo). See :help assert_equalfile().
-// Vim's table gives 2 to 3 arguments and Neovim's vimfn.lua 2 arguments; the wrappers take what both editors do.
+// Vim takes 2 to 3 arguments and Neovim's vimfn.lua gives 2 arguments; the wrappers take what both editors do.
 func AssertEqualfile(ctx context.Context, c vigor.Caller, fnameOne string, fnameTwo string) (bool, error) {
 	v, err := vigor.CallAs[any](ctx, c, "assert_equalfile", fnameOne, fnameTwo)
 	return avail.Truth(v), err
@@ -437,13 +445,13 @@ func Byte2line(ctx context.Context, c vigor.Caller, byteArg any) (int, error) {
 }
 
 // Byteidx calls byteidx(expr, nr). See :help byteidx().
-// Vim's table gives 2 arguments and Neovim's vimfn.lua 2 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 2 arguments and Neovim's vimfn.lua gives 2 to 3 arguments; the wrappers take what both editors do.
 func Byteidx(ctx context.Context, c vigor.Caller, expr any, nr int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "byteidx", expr, nr)
 }
 
 // Byteidxcomp calls byteidxcomp(expr, nr). See :help byteidxcomp().
-// Vim's table gives 2 arguments and Neovim's vimfn.lua 2 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 2 arguments and Neovim's vimfn.lua gives 2 to 3 arguments; the wrappers take what both editors do.
 func Byteidxcomp(ctx context.Context, c vigor.Caller, expr any, nr int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "byteidxcomp", expr, nr)
 }
@@ -496,13 +504,13 @@ func CharcolWinid(ctx context.Context, c vigor.Caller, expr any, winid int) (int
 }
 
 // Charidx calls charidx(stringArg, idx). See :help charidx().
-// Vim's table gives 2 to 3 arguments and Neovim's vimfn.lua 2 to 4 arguments; the wrappers take what both editors do.
+// Vim takes 2 to 3 arguments and Neovim's vimfn.lua gives 2 to 4 arguments; the wrappers take what both editors do.
 func Charidx(ctx context.Context, c vigor.Caller, stringArg string, idx int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "charidx", stringArg, idx)
 }
 
 // CharidxCountcc calls charidx(stringArg, idx, countcc). See :help charidx().
-// Vim's table gives 2 to 3 arguments and Neovim's vimfn.lua 2 to 4 arguments; the wrappers take what both editors do.
+// Vim takes 2 to 3 arguments and Neovim's vimfn.lua gives 2 to 4 arguments; the wrappers take what both editors do.
 func CharidxCountcc(ctx context.Context, c vigor.Caller, stringArg string, idx int, countcc bool) (int, error) {
 	return vigor.CallAs[int](ctx, c, "charidx", stringArg, idx, countcc)
 }
@@ -732,9 +740,15 @@ func Executable(ctx context.Context, c vigor.Caller, expr string) (bool, error) 
 }
 
 // Execute calls execute(command). See :help execute().
-// Vim's table gives 1 argument and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim's table gives 1 argument; this Vim takes 1 to 2 arguments (Vim's compiler checks the count).
 func Execute(ctx context.Context, c vigor.Caller, command any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "execute", command)
+}
+
+// ExecuteSilent calls execute(command, silent). See :help execute().
+// Vim's table gives 1 argument; this Vim takes 1 to 2 arguments (Vim's compiler checks the count).
+func ExecuteSilent(ctx context.Context, c vigor.Caller, command any, silent string) (string, error) {
+	return vigor.CallAs[string](ctx, c, "execute", command, silent)
 }
 
 // Exepath calls exepath(expr). See :help exepath().
@@ -940,7 +954,7 @@ func Foreground(ctx context.Context, c vigor.Caller) (int, error) {
 }
 
 // Fullcommand calls fullcommand(name). See :help fullcommand().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 argument; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 argument; the wrappers take what both editors do.
 func Fullcommand(ctx context.Context, c vigor.Caller, name string) (string, error) {
 	return vigor.CallAs[string](ctx, c, "fullcommand", name)
 }
@@ -1046,13 +1060,13 @@ func GetchangelistBuf(ctx context.Context, c vigor.Caller, buf any) ([]any, erro
 }
 
 // Getchar calls getchar(). See :help getchar().
-// Vim's table gives 0 to 1 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 1 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func Getchar(ctx context.Context, c vigor.Caller) (any, error) {
 	return vigor.CallAs[any](ctx, c, "getchar")
 }
 
 // GetcharExpr calls getchar(expr). See :help getchar().
-// Vim's table gives 0 to 1 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 1 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func GetcharExpr(ctx context.Context, c vigor.Caller, expr int) (any, error) {
 	return vigor.CallAs[any](ctx, c, "getchar", expr)
 }
@@ -1073,13 +1087,13 @@ func Getcharsearch(ctx context.Context, c vigor.Caller) (map[string]any, error) 
 }
 
 // Getcharstr calls getcharstr(). See :help getcharstr().
-// Vim's table gives 0 to 1 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 1 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func Getcharstr(ctx context.Context, c vigor.Caller) (string, error) {
 	return vigor.CallAs[string](ctx, c, "getcharstr")
 }
 
 // GetcharstrExpr calls getcharstr(expr). See :help getcharstr().
-// Vim's table gives 0 to 1 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 1 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func GetcharstrExpr(ctx context.Context, c vigor.Caller, expr int) (string, error) {
 	return vigor.CallAs[string](ctx, c, "getcharstr", expr)
 }
@@ -1278,19 +1292,19 @@ func GetqflistWhat(ctx context.Context, c vigor.Caller, what any) (map[string]an
 }
 
 // Getreg calls getreg(). See :help getreg().
-// Vim's table gives 0 to 3 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 3 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func Getreg(ctx context.Context, c vigor.Caller) (string, error) {
 	return vigor.CallAs[string](ctx, c, "getreg")
 }
 
 // GetregRegname calls getreg(regname). See :help getreg().
-// Vim's table gives 0 to 3 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 3 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func GetregRegname(ctx context.Context, c vigor.Caller, regname string) (string, error) {
 	return vigor.CallAs[string](ctx, c, "getreg", regname)
 }
 
 // GetregList calls getreg(regname, list). See :help getreg().
-// Vim's table gives 0 to 3 arguments and Neovim's vimfn.lua 0 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 0 to 3 arguments and Neovim's vimfn.lua gives 0 to 2 arguments; the wrappers take what both editors do.
 func GetregList(ctx context.Context, c vigor.Caller, regname string, list any) (any, error) {
 	return vigor.CallAs[any](ctx, c, "getreg", regname, list)
 }
@@ -1456,7 +1470,7 @@ func GlobpathAlllinks(ctx context.Context, c vigor.Caller, path string, expr str
 }
 
 // Has calls has(feature). See :help has().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 argument; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 argument; the wrappers take what both editors do.
 func Has(ctx context.Context, c vigor.Caller, feature string) (bool, error) {
 	v, err := vigor.CallAs[any](ctx, c, "has", feature)
 	return avail.Truth(v), err
@@ -1620,21 +1634,21 @@ func InputCompletion(ctx context.Context, c vigor.Caller, prompt any, text strin
 }
 
 // Inputdialog calls inputdialog(prompt). See :help inputdialog().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 0 or more arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 0 or more arguments; the wrappers take what both editors do.
 // Neovim marks it deprecated.
 func Inputdialog(ctx context.Context, c vigor.Caller, prompt any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "inputdialog", prompt)
 }
 
 // InputdialogText calls inputdialog(prompt, text). See :help inputdialog().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 0 or more arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 0 or more arguments; the wrappers take what both editors do.
 // Neovim marks it deprecated.
 func InputdialogText(ctx context.Context, c vigor.Caller, prompt any, text any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "inputdialog", prompt, text)
 }
 
 // InputdialogCancelreturn calls inputdialog(prompt, text, cancelreturn). See :help inputdialog().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 0 or more arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 0 or more arguments; the wrappers take what both editors do.
 // Neovim marks it deprecated.
 func InputdialogCancelreturn(ctx context.Context, c vigor.Caller, prompt any, text any, cancelreturn any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "inputdialog", prompt, text, cancelreturn)
@@ -1878,9 +1892,21 @@ func Mapnew(ctx context.Context, c vigor.Caller, expr1 any, expr2 any) (any, err
 	return vigor.CallAs[any](ctx, c, "mapnew", expr1, expr2)
 }
 
-// Mapset calls mapset(mode, abbr, dict). See :help mapset().
-// Vim's table gives 3 arguments and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
-func Mapset(ctx context.Context, c vigor.Caller, mode any, abbr bool, dict map[string]any) error {
+// Mapset calls mapset(mode). See :help mapset().
+// Vim's table gives 3 arguments; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
+func Mapset(ctx context.Context, c vigor.Caller, mode any) error {
+	return c.CallInto(ctx, nil, "mapset", mode)
+}
+
+// MapsetAbbr calls mapset(mode, abbr). See :help mapset().
+// Vim's table gives 3 arguments; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
+func MapsetAbbr(ctx context.Context, c vigor.Caller, mode any, abbr bool) error {
+	return c.CallInto(ctx, nil, "mapset", mode, abbr)
+}
+
+// MapsetDict calls mapset(mode, abbr, dict). See :help mapset().
+// Vim's table gives 3 arguments; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
+func MapsetDict(ctx context.Context, c vigor.Caller, mode any, abbr bool, dict map[string]any) error {
 	return c.CallInto(ctx, nil, "mapset", mode, abbr, dict)
 }
 
@@ -2120,7 +2146,7 @@ func Prevnonblank(ctx context.Context, c vigor.Caller, lnum any) (int, error) {
 }
 
 // Printf calls printf(fmt, args...). See :help printf().
-// Vim's table gives 1 or more arguments and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 1 or more arguments and Neovim's vimfn.lua gives 1 to 2 arguments; the wrappers take what both editors do.
 func Printf(ctx context.Context, c vigor.Caller, fmt string, args ...any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "printf", append([]any{fmt}, args...)...)
 }
@@ -2196,13 +2222,13 @@ func ReadblobSize(ctx context.Context, c vigor.Caller, fname string, offset int,
 }
 
 // Readdir calls readdir(dir). See :help readdir().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 1 to 2 arguments; the wrappers take what both editors do.
 func Readdir(ctx context.Context, c vigor.Caller, dir string) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "readdir", dir)
 }
 
 // ReaddirExpr calls readdir(dir, expr). See :help readdir().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 1 to 2 arguments; the wrappers take what both editors do.
 func ReaddirExpr(ctx context.Context, c vigor.Caller, dir string, expr int) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "readdir", dir, expr)
 }
@@ -2389,51 +2415,61 @@ func SearchdeclThisblock(ctx context.Context, c vigor.Caller, name string, globa
 }
 
 // Searchpair calls searchpair(start, middle, end). See :help searchpair().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func Searchpair(ctx context.Context, c vigor.Caller, start string, middle string, end string) (int, error) {
 	return vigor.CallAs[int](ctx, c, "searchpair", start, middle, end)
 }
 
 // SearchpairFlags calls searchpair(start, middle, end, flags). See :help searchpair().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairFlags(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string) (int, error) {
 	return vigor.CallAs[int](ctx, c, "searchpair", start, middle, end, flags)
 }
 
 // SearchpairSkip calls searchpair(start, middle, end, flags, skip). See :help searchpair().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairSkip(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "searchpair", start, middle, end, flags, skip)
 }
 
 // SearchpairStopline calls searchpair(start, middle, end, flags, skip, stopline). See :help searchpair().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairStopline(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any, stopline int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "searchpair", start, middle, end, flags, skip, stopline)
 }
 
 // SearchpairTimeout calls searchpair(start, middle, end, flags, skip, stopline, timeout). See :help searchpair().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairTimeout(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any, stopline int, timeout int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "searchpair", start, middle, end, flags, skip, stopline, timeout)
 }
 
 // Searchpairpos calls searchpairpos(start, middle, end). See :help searchpairpos().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func Searchpairpos(ctx context.Context, c vigor.Caller, start string, middle string, end string) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "searchpairpos", start, middle, end)
 }
 
 // SearchpairposFlags calls searchpairpos(start, middle, end, flags). See :help searchpairpos().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairposFlags(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "searchpairpos", start, middle, end, flags)
 }
 
 // SearchpairposSkip calls searchpairpos(start, middle, end, flags, skip). See :help searchpairpos().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairposSkip(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "searchpairpos", start, middle, end, flags, skip)
 }
 
 // SearchpairposStopline calls searchpairpos(start, middle, end, flags, skip, stopline). See :help searchpairpos().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairposStopline(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any, stopline int) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "searchpairpos", start, middle, end, flags, skip, stopline)
 }
 
 // SearchpairposTimeout calls searchpairpos(start, middle, end, flags, skip, stopline, timeout). See :help searchpairpos().
+// Vim's table gives 3 or more arguments; this Vim takes 3 to 7 arguments (Vim's compiler checks the count).
 func SearchpairposTimeout(ctx context.Context, c vigor.Caller, start string, middle string, end string, flags string, skip any, stopline int, timeout int) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "searchpairpos", start, middle, end, flags, skip, stopline, timeout)
 }
@@ -2510,9 +2546,21 @@ func Setcmdpos(ctx context.Context, c vigor.Caller, pos int) (int, error) {
 }
 
 // Setcursorcharpos calls setcursorcharpos(list). See :help setcursorcharpos().
-// Vim's table gives 1 argument and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
+// Vim's table gives 1 argument; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
 func Setcursorcharpos(ctx context.Context, c vigor.Caller, list any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "setcursorcharpos", list)
+}
+
+// SetcursorcharposCol calls setcursorcharpos(list, col). See :help setcursorcharpos().
+// Vim's table gives 1 argument; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
+func SetcursorcharposCol(ctx context.Context, c vigor.Caller, list any, col int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "setcursorcharpos", list, col)
+}
+
+// SetcursorcharposOff calls setcursorcharpos(list, col, off). See :help setcursorcharpos().
+// Vim's table gives 1 argument; this Vim takes 1 to 3 arguments (Vim's compiler checks the count).
+func SetcursorcharposOff(ctx context.Context, c vigor.Caller, list any, col int, off int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "setcursorcharpos", list, col, off)
 }
 
 // Setenv calls setenv(name, val). See :help setenv().
@@ -2761,9 +2809,15 @@ func Soundfold(ctx context.Context, c vigor.Caller, word string) (string, error)
 }
 
 // Spellbadword calls spellbadword(). See :help spellbadword().
-// Vim's table gives 0 arguments and Neovim's vimfn.lua 0 to 1 arguments; the wrappers take what both editors do.
+// Vim's table gives 0 arguments; this Vim takes 0 to 1 arguments (Vim's compiler checks the count).
 func Spellbadword(ctx context.Context, c vigor.Caller) (string, error) {
 	return vigor.CallAs[string](ctx, c, "spellbadword")
+}
+
+// SpellbadwordSentence calls spellbadword(sentence). See :help spellbadword().
+// Vim's table gives 0 arguments; this Vim takes 0 to 1 arguments (Vim's compiler checks the count).
+func SpellbadwordSentence(ctx context.Context, c vigor.Caller, sentence string) (string, error) {
+	return vigor.CallAs[string](ctx, c, "spellbadword", sentence)
 }
 
 // Spellsuggest calls spellsuggest(word). See :help spellsuggest().
@@ -2822,7 +2876,7 @@ func StateWhat(ctx context.Context, c vigor.Caller, what string) (string, error)
 }
 
 // Str2float calls str2float(expr). See :help str2float().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 argument; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 argument; the wrappers take what both editors do.
 func Str2float(ctx context.Context, c vigor.Caller, expr string) (float64, error) {
 	return vigor.CallAs[float64](ctx, c, "str2float", expr)
 }
@@ -2838,13 +2892,13 @@ func Str2listUtf8(ctx context.Context, c vigor.Caller, expr string, utf8 bool) (
 }
 
 // Str2nr calls str2nr(expr). See :help str2nr().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 1 to 2 arguments; the wrappers take what both editors do.
 func Str2nr(ctx context.Context, c vigor.Caller, expr string) (int, error) {
 	return vigor.CallAs[int](ctx, c, "str2nr", expr)
 }
 
 // Str2nrBase calls str2nr(expr, base). See :help str2nr().
-// Vim's table gives 1 to 3 arguments and Neovim's vimfn.lua 1 to 2 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 3 arguments and Neovim's vimfn.lua gives 1 to 2 arguments; the wrappers take what both editors do.
 func Str2nrBase(ctx context.Context, c vigor.Caller, expr string, base int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "str2nr", expr, base)
 }
@@ -3035,13 +3089,13 @@ func SystemInput(ctx context.Context, c vigor.Caller, expr any, input any) (stri
 }
 
 // Systemlist calls systemlist(expr). See :help systemlist().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 to 3 arguments; the wrappers take what both editors do.
 func Systemlist(ctx context.Context, c vigor.Caller, expr any) ([]string, error) {
 	return vigor.CallAs[[]string](ctx, c, "systemlist", expr)
 }
 
 // SystemlistInput calls systemlist(expr, input). See :help systemlist().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 to 3 arguments; the wrappers take what both editors do.
 func SystemlistInput(ctx context.Context, c vigor.Caller, expr any, input any) ([]string, error) {
 	return vigor.CallAs[[]string](ctx, c, "systemlist", expr, input)
 }
@@ -3194,7 +3248,7 @@ func Undofile(ctx context.Context, c vigor.Caller, name string) (string, error) 
 }
 
 // Undotree calls undotree(). See :help undotree().
-// Vim's table gives 0 arguments and Neovim's vimfn.lua 0 to 1 arguments; the wrappers take what both editors do.
+// Vim takes 0 arguments and Neovim's vimfn.lua gives 0 to 1 arguments; the wrappers take what both editors do.
 // Vim's result is []any and Neovim's vim.fn.undotree.ret; the wrapper returns any.
 func Undotree(ctx context.Context, c vigor.Caller) (any, error) {
 	return vigor.CallAs[any](ctx, c, "undotree")
@@ -3221,13 +3275,13 @@ func Values(ctx context.Context, c vigor.Caller, dict any) ([]any, error) {
 }
 
 // Virtcol calls virtcol(expr). See :help virtcol().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 to 3 arguments; the wrappers take what both editors do.
 func Virtcol(ctx context.Context, c vigor.Caller, expr any) (any, error) {
 	return vigor.CallAs[any](ctx, c, "virtcol", expr)
 }
 
 // VirtcolList calls virtcol(expr, list). See :help virtcol().
-// Vim's table gives 1 to 2 arguments and Neovim's vimfn.lua 1 to 3 arguments; the wrappers take what both editors do.
+// Vim takes 1 to 2 arguments and Neovim's vimfn.lua gives 1 to 3 arguments; the wrappers take what both editors do.
 func VirtcolList(ctx context.Context, c vigor.Caller, expr any, list bool) (any, error) {
 	return vigor.CallAs[any](ctx, c, "virtcol", expr, list)
 }
@@ -3306,6 +3360,18 @@ func WinId2tabwin(ctx context.Context, c vigor.Caller, expr int) ([]any, error) 
 // WinId2win calls win_id2win(expr). See :help win_id2win().
 func WinId2win(ctx context.Context, c vigor.Caller, expr int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "win_id2win", expr)
+}
+
+// WinMoveSeparator calls win_move_separator(nr, offset). See :help win_move_separator().
+// Vim's table gives 1 argument; this Vim takes 2 arguments (Vim's compiler checks the count).
+func WinMoveSeparator(ctx context.Context, c vigor.Caller, nr int, offset int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "win_move_separator", nr, offset)
+}
+
+// WinMoveStatusline calls win_move_statusline(nr, offset). See :help win_move_statusline().
+// Vim's table gives 1 argument; this Vim takes 2 arguments (Vim's compiler checks the count).
+func WinMoveStatusline(ctx context.Context, c vigor.Caller, nr int, offset int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "win_move_statusline", nr, offset)
 }
 
 // WinScreenpos calls win_screenpos(nr). See :help win_screenpos().

@@ -5,9 +5,9 @@
 // returns an error without calling the editor. Names and types follow the
 // rules of package fn.
 //
-// Coverage, from Vim 9.0.1378 and Neovim 0.11.4: 406 functions both editors
+// Coverage, from Vim 9.0.1378 and Neovim 0.11.4: 408 functions both editors
 // have (package fn), 133 only Vim has (package vimfn), 50 only Neovim has
-// (package nvimfn); skipped: 2 in fn, 12 Vim functions in vimfn, 2 Neovim
+// (package nvimfn); skipped: 0 in fn, 12 Vim functions in vimfn, 2 Neovim
 // functions in nvimfn. The nvim_* functions are Neovim's API, in package
 // nvimapi.
 //

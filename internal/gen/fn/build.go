@@ -62,6 +62,11 @@ func build(in inputs) ([]*pkg, error) {
 		}
 		v, n := in.vimHas[name], in.nvimHas[name]
 		vr, nr := vimRows[name], nvimRows[name]
+		var vs side
+		var note string
+		if vr != nil {
+			vs, note = checked(sideOf(vr), in.vimArgs[name], probeMax(sideOf(vr)))
+		}
 		if vr != nil && !v {
 			vimfn.skipped = append(vimfn.skipped, skip{name, "builtin.txt lists it, but this Vim does not have it (exists() is 0)"})
 		}
@@ -75,18 +80,24 @@ func build(in inputs) ([]*pkg, error) {
 				fn.funcs[name] = nvimOnly(sideOf(nr))
 				fn.funcs[name].notes = append(fn.funcs[name].notes, "builtin.txt does not list it; the signature is Neovim's.")
 			case nr == nil:
-				fn.funcs[name] = vimOnly(sideOf(vr))
+				fn.funcs[name] = vimOnly(vs)
 				fn.funcs[name].notes = append(fn.funcs[name].notes, "vimfn.lua does not define it; the signature is Vim's.")
 			default:
-				f, err := common(sideOf(vr), sideOf(nr))
+				f, err := common(vs, sideOf(nr))
 				if err != nil {
 					fn.skipped = append(fn.skipped, skip{name, err.Error()})
 					continue
 				}
 				fn.funcs[name] = f
 			}
+			if f := fn.funcs[name]; f != nil && note != "" {
+				f.notes = append([]string{note}, f.notes...)
+			}
 		case v && vr != nil:
-			vimfn.funcs[name] = vimOnly(sideOf(vr))
+			vimfn.funcs[name] = vimOnly(vs)
+			if note != "" {
+				vimfn.funcs[name].notes = append(vimfn.funcs[name].notes, note)
+			}
 		case n && nr != nil:
 			nvimfn.funcs[name] = nvimOnly(sideOf(nr))
 		case v:
@@ -108,6 +119,11 @@ func build(in inputs) ([]*pkg, error) {
 	}
 	return pkgs, nil
 }
+
+// probeMax is the largest number of arguments the arity probe tries for
+// a function whose table side is s: three more than the table gives. A
+// function that accepts that many is taken to accept any number.
+func probeMax(s side) int { return s.max + 3 }
 
 func byName(rows []row) map[string][]row {
 	m := map[string][]row{}

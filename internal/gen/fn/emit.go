@@ -33,7 +33,22 @@ arguments (printf) has one wrapper whose last parameter is args ...any.
 
 Parameters are named after the editor's documentation, in lower camel
 case; a name that is a Go keyword or predeclared identifier, or one the
-wrappers use (ctx, c, v, err), gets "Arg" appended (typeArg, funcArg).
+wrappers use (ctx, c, v, err), gets "Arg" appended (typeArg, funcArg). A
+parameter that the sources do not name (a literal in Vim's table, or one
+that only Vim's compiler shows) is argN, N its position from 1.
+
+# Sources
+
+The functions, parameters and types come from Vim's doc/builtin.txt
+(the table of its first section) and Neovim's lua/vim/_meta/vimfn.lua,
+and which editor has a function from exists() in each. The numbers of
+arguments of Vim's functions are checked with Vim's compiler, which
+refuses a call of a builtin function with too many or too few arguments
+in a :def function without running it; where it disagrees with the table,
+the compiler wins and the wrapper's doc says so. Neovim has no such check
+that does not call the function: its numbers are vimfn.lua's, corrected
+where Neovim refuses what vimfn.lua documents (str2float() takes one
+argument).
 
 # Types
 

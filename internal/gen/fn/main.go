@@ -41,6 +41,10 @@ type inputs struct {
 	nvimHas    map[string]bool
 	vimAll     []string // the builtin functions Vim completes
 	nvimAll    []string
+	// vimArgs holds, for each function of Vim's table, the numbers of
+	// arguments that Vim's compiler accepts (arityProbe); nil when not
+	// checked.
+	vimArgs map[string][]int
 }
 
 // generate reads the pinned editors and returns the files to write under
@@ -148,5 +152,45 @@ func readEditors(ctx context.Context) (inputs, error) {
 		return in, err
 	}
 	in.vimHas, in.nvimHas, in.vimAll, in.nvimAll = vr.Has, nr.Has, vr.All, nr.All
+	var tries []string
+	for name, rows := range byName(vrows) {
+		if vr.Has[name] {
+			tries = append(tries, fmt.Sprintf("%s %d", name, probeMax(sideOf(rows))))
+		}
+	}
+	if err := os.WriteFile(names, []byte(strings.Join(tries, "\n")+"\n"), 0o600); err != nil {
+		return in, err
+	}
+	if err := vim.Run(ctx, arityProbe, env, &in.vimArgs); err != nil {
+		return in, err
+	}
 	return in, nil
 }
+
+// arityProbe is the script that finds, for each "name max" line of
+// $VIGOR_GEN_NAMES, the numbers of arguments from 0 to max that Vim
+// accepts for the builtin function name. It compiles a :def function that
+// calls it with that many arguments and never runs it: Vim's compiler
+// checks the count of a builtin's arguments (E118 too many, E119 not
+// enough), so nothing is called. Any other error (a type) still means the
+// count is right. Neovim has no such check that does not call the function.
+const arityProbe = `let s:out = {}
+for s:line in readfile($VIGOR_GEN_NAMES)
+  let [s:name, s:max] = split(s:line)
+  let s:ok = []
+  for s:n in range(str2nr(s:max) + 1)
+    let s:fn = 'VigorGenProbe_' . s:name . '_' . s:n
+    try
+      execute join(['def g:' . s:fn . '(a: any)', '  ' . s:name . '(' . join(repeat(['a'], s:n), ', ') . ')', 'enddef'], "\n")
+      execute 'defcompile g:' . s:fn
+      call add(s:ok, s:n)
+    catch /E11[89]:/
+    catch
+      call add(s:ok, s:n)
+    endtry
+  endfor
+  let s:out[s:name] = s:ok
+endfor
+call writefile([json_encode(s:out)], $VIGOR_GEN_OUT)
+qa!
+`

@@ -95,6 +95,63 @@ func sideOf(rows []row) side {
 	return s
 }
 
+// checked corrects Vim's side s of function name by what Vim's compiler
+// accepts (inputs.vimArgs): the numbers of arguments accepted, when the
+// probe is conclusive, that is, when it refused some number (E118 or
+// E119). A function that Vim9 script refuses altogether (flatten()) or
+// compiles specially (exists_compiled()) refuses none and keeps its
+// table's arities. probed is the largest number tried: a function that
+// accepts it takes any number. It returns the note for the doc comment
+// when the table and Vim differ.
+func checked(s side, accepted []int, probed int) (side, string) {
+	if len(accepted) == 0 || len(accepted) == probed+1 {
+		return s, ""
+	}
+	lo, hi := accepted[0], accepted[len(accepted)-1]
+	if hi-lo+1 != len(accepted) { // not a range: keep the table's
+		return s, ""
+	}
+	table := args(arityText(s))
+	variadic := hi == probed
+	if lo == s.min && (variadic && (s.variadic || s.elided) || !variadic && hi == s.max && !s.variadic && !s.elided) {
+		return s, ""
+	}
+	s.min, s.max, s.variadic, s.elided = lo, hi, variadic, false
+	if variadic {
+		s.max = max(lo, len(s.params))
+	}
+	for len(s.params) < s.max {
+		s.params = append(s.params, param{})
+	}
+	if !variadic {
+		s.params = s.params[:s.max]
+	}
+	for n := s.min; n <= s.max; n++ {
+		if _, ok := s.results[n]; !ok {
+			s.results[n] = s.results[nearest(s.results, n)]
+		}
+	}
+	return s, fmt.Sprintf("Vim's table gives %s; this Vim takes %s (Vim's compiler checks the count).", table, args(arityText(s)))
+}
+
+// nearest is the key of results closest to n, the larger on a tie.
+func nearest(results map[int]string, n int) int {
+	best := -1
+	for k := range results {
+		if best < 0 || abs(k-n) < abs(best-n) || abs(k-n) == abs(best-n) && k > best {
+			best = k
+		}
+	}
+	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // vimOnly is the function from Vim's table alone.
 func vimOnly(s side) *function {
 	f := &function{min: s.min, max: s.max, variadic: s.variadic || s.elided, results: map[int]string{}}
@@ -139,7 +196,7 @@ func common(v, n side) (*function, error) {
 		f.max = min(v.max, n.max)
 	}
 	if f.min > f.max && !f.variadic {
-		return nil, fmt.Errorf("no number of arguments suits both: Vim's table gives %s and Neovim's vimfn.lua %s", args(arityText(v)), args(arityText(n)))
+		return nil, fmt.Errorf("no number of arguments suits both: Vim takes %s and Neovim's vimfn.lua gives %s", args(arityText(v)), args(arityText(n)))
 	}
 	for i, p := range params {
 		if i >= f.max && !f.variadic {
@@ -158,7 +215,7 @@ func common(v, n side) (*function, error) {
 		f.params = append(f.params, param{name: name, typ: typ})
 	}
 	if (v.max != n.max || v.min != n.min) && !v.elided {
-		f.notes = append(f.notes, fmt.Sprintf("Vim's table gives %s and Neovim's vimfn.lua %s; the wrappers take what both editors do.", args(arityText(v)), args(arityText(n))))
+		f.notes = append(f.notes, fmt.Sprintf("Vim takes %s and Neovim's vimfn.lua gives %s; the wrappers take what both editors do.", args(arityText(v)), args(arityText(n))))
 	}
 	if n.noted {
 		f.notes = append(f.notes, "Neovim marks it deprecated.")

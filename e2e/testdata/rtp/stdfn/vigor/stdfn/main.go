@@ -27,6 +27,7 @@ type sample struct {
 	Blob, BlobOpt       []byte
 	Any                 any
 	Variadic, NoVarargs string
+	Checked             string // a wrapper only Vim's compiler shows
 }
 
 func (s sample) result() map[string]any {
@@ -34,7 +35,7 @@ func (s sample) result() map[string]any {
 		"number": s.Number, "number_opt": s.NumberOpt, "float": s.Float, "float2": s.Float2,
 		"string": s.String, "list": s.List, "list_opt": s.ListOpt, "dict_words": s.Dict["words"],
 		"bool": s.Bool, "bool_false": s.BoolFalse, "blob": string(s.Blob), "blob_opt": string(s.BlobOpt),
-		"any": s.Any, "variadic": s.Variadic, "no_varargs": s.NoVarargs,
+		"any": s.Any, "variadic": s.Variadic, "no_varargs": s.NoVarargs, "checked": s.Checked,
 	}
 }
 
@@ -87,6 +88,8 @@ func direct(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, e
 	add(err)
 	s.NoVarargs, err = fn.Printf(ctx, p, "x")
 	add(err)
+	s.Checked, err = fn.ExecuteSilent(ctx, p, "echo 'hi'", "silent")
+	add(err)
 	add(fn.Winrestview(ctx, p, map[string]any{"lnum": 2}))
 	return s.result(), errors.Join(errs...)
 }
@@ -119,6 +122,7 @@ func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, 
 		add(fn.Eval(ctx, b.Into(&s.Any), "[1, 'a']"))
 		add(fn.Printf(ctx, b.Into(&s.Variadic), "%s-%d", "a", 1))
 		add(fn.Printf(ctx, b.Into(&s.NoVarargs), "x"))
+		add(fn.ExecuteSilent(ctx, b.Into(&s.Checked), "echo 'hi'", "silent"))
 		// A zero value, not the result, comes back inside the batch.
 		if n, err := fn.Strlen(ctx, b, "abc"); n != 0 || err != nil {
 			errs = append(errs, errors.New("Strlen in a batch returned a result"))
