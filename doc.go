@@ -58,6 +58,12 @@
 // carries, fails Eval on both editors and Call on Vim; Neovim's API sends
 // it to Call as v:null.
 //
+// The packages under std wrap the editors' builtin functions (std/fn for
+// those both editors have, std/vimfn and std/nvimfn for the others) and
+// Neovim's API (std/nvimapi) in typed Go functions, generated from the
+// pinned editors. Each takes a Caller, so it works on a *Plugin and
+// inside a Batch: fn.GetlineEnd(ctx, p, 1, "$") is a []string.
+//
 // # Values
 //
 // Values cross the channel as follows; the end-to-end tests check each
