@@ -66,7 +66,8 @@
 // vimfn.lua gives its type (a Number parameter is int, a List of Strings
 // []string), and any otherwise; Lua's number (a Number or a Float) and the
 // Number literals 0|1 stay any and int for a parameter, so that the editor
-// gets the kind of value it expects.
+// gets the kind of value it expects, and a List of values of any type is
+// any, so that a slice of any element type can be passed.
 //
 // For a function both editors have, parameter names come from Vim's table
 // (what :help shows), parameter types from Neovim's vimfn.lua, and the
@@ -546,7 +547,7 @@ func ColWinid(ctx context.Context, c vigor.Caller, expr any, winid int) (int, er
 }
 
 // Complete calls complete(startcol, matches). See :help complete().
-func Complete(ctx context.Context, c vigor.Caller, startcol int, matches []any) error {
+func Complete(ctx context.Context, c vigor.Caller, startcol int, matches any) error {
 	return c.CallInto(ctx, nil, "complete", startcol, matches)
 }
 
@@ -567,7 +568,7 @@ func CompleteInfo(ctx context.Context, c vigor.Caller) (map[string]any, error) {
 }
 
 // CompleteInfoWhat calls complete_info(what). See :help complete_info().
-func CompleteInfoWhat(ctx context.Context, c vigor.Caller, what []any) (map[string]any, error) {
+func CompleteInfoWhat(ctx context.Context, c vigor.Caller, what any) (map[string]any, error) {
 	return vigor.CallAs[map[string]any](ctx, c, "complete_info", what)
 }
 
@@ -878,22 +879,22 @@ func FindfileCount(ctx context.Context, c vigor.Caller, name string, path string
 }
 
 // Flatten calls flatten(list). See :help flatten().
-func Flatten(ctx context.Context, c vigor.Caller, list []any) ([]any, error) {
+func Flatten(ctx context.Context, c vigor.Caller, list any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "flatten", list)
 }
 
 // FlattenMaxdepth calls flatten(list, maxdepth). See :help flatten().
-func FlattenMaxdepth(ctx context.Context, c vigor.Caller, list []any, maxdepth int) ([]any, error) {
+func FlattenMaxdepth(ctx context.Context, c vigor.Caller, list any, maxdepth int) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "flatten", list, maxdepth)
 }
 
 // Flattennew calls flattennew(list). See :help flattennew().
-func Flattennew(ctx context.Context, c vigor.Caller, list []any) ([]any, error) {
+func Flattennew(ctx context.Context, c vigor.Caller, list any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "flattennew", list)
 }
 
 // FlattennewMaxdepth calls flattennew(list, maxdepth). See :help flattennew().
-func FlattennewMaxdepth(ctx context.Context, c vigor.Caller, list []any, maxdepth int) ([]any, error) {
+func FlattennewMaxdepth(ctx context.Context, c vigor.Caller, list any, maxdepth int) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "flattennew", list, maxdepth)
 }
 
@@ -1734,12 +1735,12 @@ func Items(ctx context.Context, c vigor.Caller, dict any) ([]any, error) {
 }
 
 // Join calls join(list). See :help join().
-func Join(ctx context.Context, c vigor.Caller, list []any) (string, error) {
+func Join(ctx context.Context, c vigor.Caller, list any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "join", list)
 }
 
 // JoinSep calls join(list, sep). See :help join().
-func JoinSep(ctx context.Context, c vigor.Caller, list []any, sep string) (string, error) {
+func JoinSep(ctx context.Context, c vigor.Caller, list any, sep string) (string, error) {
 	return vigor.CallAs[string](ctx, c, "join", list, sep)
 }
 
@@ -1772,7 +1773,7 @@ func LastBufferNr(ctx context.Context, c vigor.Caller) (any, error) {
 }
 
 // Len calls len(expr). See :help len().
-func Len(ctx context.Context, c vigor.Caller, expr []any) (int, error) {
+func Len(ctx context.Context, c vigor.Caller, expr any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "len", expr)
 }
 
@@ -1808,17 +1809,17 @@ func Lispindent(ctx context.Context, c vigor.Caller, lnum any) (int, error) {
 
 // List2blob calls list2blob(list). See :help list2blob().
 // Vim's result is []byte and Neovim's string; the wrapper returns any.
-func List2blob(ctx context.Context, c vigor.Caller, list []any) (any, error) {
+func List2blob(ctx context.Context, c vigor.Caller, list any) (any, error) {
 	return vigor.CallAs[any](ctx, c, "list2blob", list)
 }
 
 // List2str calls list2str(list). See :help list2str().
-func List2str(ctx context.Context, c vigor.Caller, list []any) (string, error) {
+func List2str(ctx context.Context, c vigor.Caller, list any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "list2str", list)
 }
 
 // List2strUtf8 calls list2str(list, utf8). See :help list2str().
-func List2strUtf8(ctx context.Context, c vigor.Caller, list []any, utf8 bool) (string, error) {
+func List2strUtf8(ctx context.Context, c vigor.Caller, list any, utf8 bool) (string, error) {
 	return vigor.CallAs[string](ctx, c, "list2str", list, utf8)
 }
 
@@ -1946,22 +1947,22 @@ func MatchaddDict(ctx context.Context, c vigor.Caller, group any, pattern string
 }
 
 // Matchaddpos calls matchaddpos(group, pos). See :help matchaddpos().
-func Matchaddpos(ctx context.Context, c vigor.Caller, group any, pos []any) (int, error) {
+func Matchaddpos(ctx context.Context, c vigor.Caller, group any, pos any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchaddpos", group, pos)
 }
 
 // MatchaddposPriority calls matchaddpos(group, pos, priority). See :help matchaddpos().
-func MatchaddposPriority(ctx context.Context, c vigor.Caller, group any, pos []any, priority int) (int, error) {
+func MatchaddposPriority(ctx context.Context, c vigor.Caller, group any, pos any, priority int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchaddpos", group, pos, priority)
 }
 
 // MatchaddposId calls matchaddpos(group, pos, priority, id). See :help matchaddpos().
-func MatchaddposId(ctx context.Context, c vigor.Caller, group any, pos []any, priority int, id int) (int, error) {
+func MatchaddposId(ctx context.Context, c vigor.Caller, group any, pos any, priority int, id int) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchaddpos", group, pos, priority, id)
 }
 
 // MatchaddposDict calls matchaddpos(group, pos, priority, id, dict). See :help matchaddpos().
-func MatchaddposDict(ctx context.Context, c vigor.Caller, group any, pos []any, priority int, id int, dict string) (int, error) {
+func MatchaddposDict(ctx context.Context, c vigor.Caller, group any, pos any, priority int, id int, dict string) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchaddpos", group, pos, priority, id, dict)
 }
 
@@ -1996,22 +1997,22 @@ func MatchendCount(ctx context.Context, c vigor.Caller, expr any, pat string, st
 }
 
 // Matchfuzzy calls matchfuzzy(list, str). See :help matchfuzzy().
-func Matchfuzzy(ctx context.Context, c vigor.Caller, list []any, str string) ([]any, error) {
+func Matchfuzzy(ctx context.Context, c vigor.Caller, list any, str string) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "matchfuzzy", list, str)
 }
 
 // MatchfuzzyDict calls matchfuzzy(list, str, dict). See :help matchfuzzy().
-func MatchfuzzyDict(ctx context.Context, c vigor.Caller, list []any, str string, dict any) ([]any, error) {
+func MatchfuzzyDict(ctx context.Context, c vigor.Caller, list any, str string, dict any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "matchfuzzy", list, str, dict)
 }
 
 // Matchfuzzypos calls matchfuzzypos(list, str). See :help matchfuzzypos().
-func Matchfuzzypos(ctx context.Context, c vigor.Caller, list []any, str string) ([]any, error) {
+func Matchfuzzypos(ctx context.Context, c vigor.Caller, list any, str string) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "matchfuzzypos", list, str)
 }
 
 // MatchfuzzyposDict calls matchfuzzypos(list, str, dict). See :help matchfuzzypos().
-func MatchfuzzyposDict(ctx context.Context, c vigor.Caller, list []any, str string, dict any) ([]any, error) {
+func MatchfuzzyposDict(ctx context.Context, c vigor.Caller, list any, str string, dict any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "matchfuzzypos", list, str, dict)
 }
 
@@ -2319,7 +2320,7 @@ func Resolve(ctx context.Context, c vigor.Caller, filename string) (string, erro
 }
 
 // Reverse calls reverse(list). See :help reverse().
-func Reverse(ctx context.Context, c vigor.Caller, list []any) ([]any, error) {
+func Reverse(ctx context.Context, c vigor.Caller, list any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "reverse", list)
 }
 
@@ -2516,7 +2517,7 @@ func Setbufvar(ctx context.Context, c vigor.Caller, buf any, varname string, val
 }
 
 // Setcellwidths calls setcellwidths(list). See :help setcellwidths().
-func Setcellwidths(ctx context.Context, c vigor.Caller, list []any) error {
+func Setcellwidths(ctx context.Context, c vigor.Caller, list any) error {
 	return c.CallInto(ctx, nil, "setcellwidths", list)
 }
 
@@ -2789,17 +2790,17 @@ func SliceEnd(ctx context.Context, c vigor.Caller, expr any, start int, end int)
 }
 
 // Sort calls sort(list). See :help sort().
-func Sort(ctx context.Context, c vigor.Caller, list []any) ([]any, error) {
+func Sort(ctx context.Context, c vigor.Caller, list any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "sort", list)
 }
 
 // SortHow calls sort(list, how). See :help sort().
-func SortHow(ctx context.Context, c vigor.Caller, list []any, how any) ([]any, error) {
+func SortHow(ctx context.Context, c vigor.Caller, list any, how any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "sort", list, how)
 }
 
 // SortDict calls sort(list, how, dict). See :help sort().
-func SortDict(ctx context.Context, c vigor.Caller, list []any, how any, dict any) ([]any, error) {
+func SortDict(ctx context.Context, c vigor.Caller, list any, how any, dict any) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "sort", list, how, dict)
 }
 

@@ -7,7 +7,8 @@
 //
 // A wrapper's name is the function's without nvim_, by the rule of package
 // fn: nvim_buf_get_lines is BufGetLines. Types follow the API's: Integer is
-// int, Float float64, Boolean bool, String string, Array []any, ArrayOf(T)
+// int, Float float64, Boolean bool, String string, Array []any (any for a
+// parameter, so that a slice of any element type can be passed), ArrayOf(T)
 // and ArrayOf(T, n) []T, Dict map[string]any, Object any, and Buffer, Window
 // and Tabpage the handle types of this package. A void function returns an
 // error only. Each wrapper's doc gives the API level that added it and, as a
@@ -389,7 +390,7 @@ func BufSetVar(ctx context.Context, c vigor.Caller, buffer Buffer, name string, 
 // Neovim only: under Vim it returns an error. Since API level 5.
 //
 // Deprecated: since API level 8.
-func BufSetVirtualText(ctx context.Context, c vigor.Caller, buffer Buffer, srcId int, line int, chunks []any, opts map[string]any) (int, error) {
+func BufSetVirtualText(ctx context.Context, c vigor.Caller, buffer Buffer, srcId int, line int, chunks any, opts map[string]any) (int, error) {
 	if err := avail.NvimAPI(c, "nvimapi.BufSetVirtualText", "nvim_buf_set_virtual_text"); err != nil {
 		return 0, err
 	}
@@ -398,7 +399,7 @@ func BufSetVirtualText(ctx context.Context, c vigor.Caller, buffer Buffer, srcId
 
 // CallDictFunction calls nvim_call_dict_function(dict, fn, args). See :help nvim_call_dict_function().
 // Neovim only: under Vim it returns an error. Since API level 4.
-func CallDictFunction(ctx context.Context, c vigor.Caller, dict any, fn string, args []any) (any, error) {
+func CallDictFunction(ctx context.Context, c vigor.Caller, dict any, fn string, args any) (any, error) {
 	if err := avail.NvimAPI(c, "nvimapi.CallDictFunction", "nvim_call_dict_function"); err != nil {
 		return nil, err
 	}
@@ -407,7 +408,7 @@ func CallDictFunction(ctx context.Context, c vigor.Caller, dict any, fn string, 
 
 // CallFunction calls nvim_call_function(fn, args). See :help nvim_call_function().
 // Neovim only: under Vim it returns an error. Since API level 1.
-func CallFunction(ctx context.Context, c vigor.Caller, fn string, args []any) (any, error) {
+func CallFunction(ctx context.Context, c vigor.Caller, fn string, args any) (any, error) {
 	if err := avail.NvimAPI(c, "nvimapi.CallFunction", "nvim_call_function"); err != nil {
 		return nil, err
 	}
@@ -571,7 +572,7 @@ func DelVar(ctx context.Context, c vigor.Caller, name string) error {
 
 // Echo calls nvim_echo(chunks, history, opts). See :help nvim_echo().
 // Neovim only: under Vim it returns an error. Since API level 7.
-func Echo(ctx context.Context, c vigor.Caller, chunks []any, history bool, opts map[string]any) error {
+func Echo(ctx context.Context, c vigor.Caller, chunks any, history bool, opts map[string]any) error {
 	if err := avail.NvimAPI(c, "nvimapi.Echo", "nvim_echo"); err != nil {
 		return err
 	}

@@ -65,7 +65,8 @@ float64; other unions are any. A parameter is typed where Neovim's
 vimfn.lua gives its type (a Number parameter is int, a List of Strings
 []string), and any otherwise; Lua's number (a Number or a Float) and the
 Number literals 0|1 stay any and int for a parameter, so that the editor
-gets the kind of value it expects.
+gets the kind of value it expects, and a List of values of any type is
+any, so that a slice of any element type can be passed.
 
 For a function both editors have, parameter names come from Vim's table
 (what :help shows), parameter types from Neovim's vimfn.lua, and the

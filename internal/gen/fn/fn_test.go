@@ -186,9 +186,9 @@ func TestTypes(t *testing.T) {
 		{"integer", "int", "int"}, {"number", "float64", "any"}, {"string", "string", "string"},
 		{"boolean", "bool", "bool"}, {"0|1", "bool", "int"}, {"0|-1", "int", "int"},
 		{"string[]", "[]string", "[]string"}, {"integer[][]", "[][]int", "[][]int"},
-		{"any[]", "[]any", "[]any"}, {"table", "any", "any"}, {"table<string,any>", "map[string]any", "map[string]any"},
+		{"any[]", "[]any", "any"}, {"table", "any", "any"}, {"table<string,any>", "map[string]any", "map[string]any"},
 		{"vim.fn.getbufinfo.ret.item[]", "[]map[string]any", "[]map[string]any"},
-		{"[integer, integer]", "[]int", "[]int"}, {"[integer, string, integer]", "[]any", "[]any"},
+		{"[integer, integer]", "[]int", "[]int"}, {"[integer, string, integer]", "[]any", "any"},
 		{"'file'|'dir'", "string", "string"}, {"integer|string", "any", "any"}, {"string|string[]", "any", "any"},
 		{"fun(a: T): any", "any", "any"}, {"T", "any", "any"}, {"(0|-1)[]", "[]int", "[]int"},
 	} {

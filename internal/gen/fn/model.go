@@ -242,9 +242,11 @@ func common(v, n side) (*function, error) {
 	return f, nil
 }
 
-// paramType is the Go type of a parameter of LuaCATS type t.
+// paramType is the Go type of a parameter of LuaCATS type t. A List of
+// values of any type is any, so that a slice of any element type can be
+// passed ([]string is no []any).
 func paramType(t string) string {
-	if g := luaType(t, false); g != voidType {
+	if g := luaType(t, false); g != voidType && g != "[]any" {
 		return g
 	}
 	return anyType

@@ -51,6 +51,9 @@ func build(info apiInfo, has map[string]bool) api {
 		seen := map[string]int{}
 		for _, p := range f.Parameters {
 			t, why := goType(p[0])
+			if t == "[]any" { // an Array parameter takes a slice of any element type
+				t = "any"
+			}
 			if why != "" {
 				a.skipped = append(a.skipped, skip{f.Name, fmt.Sprintf("its parameter %s is a %s: %s", p[1], p[0], why)})
 				ok = false
@@ -130,7 +133,7 @@ func emit(a api) ([]byte, error) {
 	lines := []string{
 		fmt.Sprintf("Package nvimapi wraps the nvim_* functions of Neovim %s's API (API level %d), one typed Go function each: %d functions (%d of them deprecated), %d skipped. Under Vim every wrapper returns an error without calling the editor.", gen.NvimVersion, a.level, len(a.funcs), deprecated, len(a.skipped)),
 		"",
-		"A wrapper's name is the function's without nvim_, by the rule of package fn: nvim_buf_get_lines is BufGetLines. Types follow the API's: Integer is int, Float float64, Boolean bool, String string, Array []any, ArrayOf(T) and ArrayOf(T, n) []T, Dict map[string]any, Object any, and Buffer, Window and Tabpage the handle types of this package. A void function returns an error only. Each wrapper's doc gives the API level that added it and, as a Deprecated paragraph, the one that deprecated it.",
+		"A wrapper's name is the function's without nvim_, by the rule of package fn: nvim_buf_get_lines is BufGetLines. Types follow the API's: Integer is int, Float float64, Boolean bool, String string, Array []any (any for a parameter, so that a slice of any element type can be passed), ArrayOf(T) and ArrayOf(T, n) []T, Dict map[string]any, Object any, and Buffer, Window and Tabpage the handle types of this package. A void function returns an error only. Each wrapper's doc gives the API level that added it and, as a Deprecated paragraph, the one that deprecated it.",
 		"",
 		"The wrappers call the API through Vim script, as every call of a vigor.Caller does, so that they work unchanged in a batch. An nvim_* function that Vim script cannot call, or that takes a Lua function, is skipped. api-info also lists " + fmt.Sprint(a.aliases) + " functions without the nvim_ prefix, the API's old names; they are not wrapped.",
 	}
