@@ -46,6 +46,17 @@ func TestStdFunctions(t *testing.T) {
 	})
 }
 
+// A wrapper's call that fails in a batch gives the BatchError, with the
+// results before it, on both editors.
+func TestStdBatchError(t *testing.T) {
+	each(t, stdfn(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "stdfn")
+		got := ed.MustEval(t, "vigor#request('stdfn', 'failing', [])")
+		mustEqual(t, ed, "failing", got, map[string]any{
+			"index": int64(1), "fn": "eval", "results": []any{int64(3)}, "n": int64(3), "after": int64(0)})
+	})
+}
+
 // A wrapper of a function that the editor does not have fails, naming the
 // function and the editor, without a call; in a batch it fails the same
 // way and the batch sends nothing.

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/vigorvim/vigor"
@@ -192,12 +193,34 @@ func api(ctx context.Context, p *vigor.Plugin) (map[string]any, error) {
 	return map[string]any{"lines": lines, "count": count, "mode": mode["mode"], "batch": inBatch}, err
 }
 
+// failing runs a batch whose second call fails, and reports the
+// *BatchError and the result of the call before it.
+func failing(ctx context.Context, p *vigor.Plugin) (map[string]any, error) {
+	var n, after int
+	err := p.Batch(ctx, func(b *vigor.Batch) error {
+		if _, err := fn.Strlen(ctx, b.Into(&n), "abc"); err != nil {
+			return err
+		}
+		if _, err := fn.Eval(ctx, b, "1 +"); err != nil {
+			return err
+		}
+		_, err := fn.Strlen(ctx, b.Into(&after), "de")
+		return err
+	})
+	var be *vigor.BatchError
+	if !errors.As(err, &be) {
+		return nil, fmt.Errorf("not a BatchError: %v", err)
+	}
+	return map[string]any{"index": be.Index, "fn": be.Fn, "results": be.Results, "n": n, "after": after}, nil
+}
+
 func main() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		p.Handle("direct", func(ctx context.Context, dir string) (map[string]any, error) { return direct(ctx, p, dir) })
 		p.Handle("batch", func(ctx context.Context, dir string) (map[string]any, error) { return batched(ctx, p, dir) })
 		p.Handle("avail", func(ctx context.Context) map[string]any { return avail(ctx, p) })
 		p.Handle("api", func(ctx context.Context) (map[string]any, error) { return api(ctx, p) })
+		p.Handle("failing", func(ctx context.Context) (map[string]any, error) { return failing(ctx, p) })
 		return nil
 	})
 }
