@@ -69,6 +69,12 @@
 // calls after it do not run. RunBatch lets a helper that takes a Caller
 // group its calls: in a batch of its own, or in the caller's.
 //
+// The packages under std wrap the editors' builtin functions (std/fn for
+// those both editors have, std/vimfn and std/nvimfn for the others) and
+// Neovim's API (std/nvimapi) in typed Go functions, generated from the
+// pinned editors. Each takes a Caller, so it works on a *Plugin and
+// inside a Batch: fn.GetlineEnd(ctx, p, 1, "$") is a []string.
+//
 // # Values
 //
 // Values cross the channel as follows; the end-to-end tests check each

@@ -1,0 +1,226 @@
+// Command stdfn calls generated wrappers of the std packages, directly
+// and in a batch, for the end-to-end tests of std/fn, std/vimfn,
+// std/nvimfn and std/nvimapi.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/vigorvim/vigor"
+	"github.com/vigorvim/vigor/std/fn"
+	"github.com/vigorvim/vigor/std/nvimapi"
+	"github.com/vigorvim/vigor/std/nvimfn"
+	"github.com/vigorvim/vigor/std/vimfn"
+)
+
+// sample is one result of each type, with optional arguments omitted and
+// given, and the file the Blob is read from.
+type sample struct {
+	Number, NumberOpt   int
+	Float, Float2       float64
+	String              string
+	List, ListOpt       []string
+	Dict                map[string]any
+	Bool, BoolFalse     bool
+	Blob, BlobOpt       []byte
+	Any                 any
+	Variadic, NoVarargs string
+	Checked             string // a wrapper only Vim's compiler shows
+}
+
+func (s sample) result() map[string]any {
+	return map[string]any{
+		"number": s.Number, "number_opt": s.NumberOpt, "float": s.Float, "float2": s.Float2,
+		"string": s.String, "list": s.List, "list_opt": s.ListOpt, "dict_words": s.Dict["words"],
+		"bool": s.Bool, "bool_false": s.BoolFalse, "blob": string(s.Blob), "blob_opt": string(s.BlobOpt),
+		"any": s.Any, "variadic": s.Variadic, "no_varargs": s.NoVarargs, "checked": s.Checked,
+	}
+}
+
+// setUp puts two lines in the buffer and "ab\n" in dir/blob.
+func setUp(ctx context.Context, p *vigor.Plugin, dir string) (string, error) {
+	file := filepath.Join(dir, "blob")
+	if _, err := fn.Setline(ctx, p, 1, []string{"one two", "three"}); err != nil {
+		return "", err
+	}
+	_, err := fn.Writefile(ctx, p, []string{"ab"}, file)
+	return file, err
+}
+
+// direct calls the wrappers one by one.
+func direct(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, error) {
+	file, err := setUp(ctx, p, dir)
+	if err != nil {
+		return nil, err
+	}
+	var s sample
+	var errs []error
+	add := func(err error) { errs = append(errs, err) }
+	s.Number, err = fn.Strchars(ctx, p, "e\u0301x")
+	add(err)
+	s.NumberOpt, err = fn.StrcharsSkipcc(ctx, p, "e\u0301x", true)
+	add(err)
+	s.Float, err = fn.Str2float(ctx, p, "1.5")
+	add(err)
+	s.Float2, err = fn.Abs(ctx, p, -2.5)
+	add(err)
+	s.String, err = fn.Getline(ctx, p, 1)
+	add(err)
+	s.List, err = fn.Split(ctx, p, "a b  c")
+	add(err)
+	s.ListOpt, err = fn.GetlineEnd(ctx, p, 1, "$")
+	add(err)
+	s.Dict, err = fn.Wordcount(ctx, p)
+	add(err)
+	s.Bool, err = fn.Has(ctx, p, "eval")
+	add(err)
+	s.BoolFalse, err = fn.Bufexists(ctx, p, 99999)
+	add(err)
+	s.Blob, err = fn.Readblob(ctx, p, file)
+	add(err)
+	s.BlobOpt, err = fn.ReadblobOffset(ctx, p, file, 1)
+	add(err)
+	s.Any, err = fn.Eval(ctx, p, "[1, 'a']")
+	add(err)
+	s.Variadic, err = fn.Printf(ctx, p, "%s-%d", "a", 1)
+	add(err)
+	s.NoVarargs, err = fn.Printf(ctx, p, "x")
+	add(err)
+	s.Checked, err = fn.ExecuteSilent(ctx, p, "echo 'hi'", "silent")
+	add(err)
+	add(fn.Winrestview(ctx, p, map[string]any{"lnum": 2}))
+	return s.result(), errors.Join(errs...)
+}
+
+// batched makes the same calls in one batch, each result through Into.
+// A Boolean result is received into an any, for fn.Truth: the Number 0
+// or 1 that most functions return does not decode into a bool.
+func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, error) {
+	file, err := setUp(ctx, p, dir)
+	if err != nil {
+		return nil, err
+	}
+	var s sample
+	var hasEval, bufExists any
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		var errs []error
+		add := func(_ any, err error) { errs = append(errs, err) }
+		add(fn.Strchars(ctx, b.Into(&s.Number), "e\u0301x"))
+		add(fn.StrcharsSkipcc(ctx, b.Into(&s.NumberOpt), "e\u0301x", true))
+		add(fn.Str2float(ctx, b.Into(&s.Float), "1.5"))
+		add(fn.Abs(ctx, b.Into(&s.Float2), -2.5))
+		add(fn.Getline(ctx, b.Into(&s.String), 1))
+		add(fn.Split(ctx, b.Into(&s.List), "a b  c"))
+		add(fn.GetlineEnd(ctx, b.Into(&s.ListOpt), 1, "$"))
+		add(fn.Wordcount(ctx, b.Into(&s.Dict)))
+		add(fn.Has(ctx, b.Into(&hasEval), "eval"))
+		add(fn.Bufexists(ctx, b.Into(&bufExists), 99999))
+		add(fn.Readblob(ctx, b.Into(&s.Blob), file))
+		add(fn.ReadblobOffset(ctx, b.Into(&s.BlobOpt), file, 1))
+		add(fn.Eval(ctx, b.Into(&s.Any), "[1, 'a']"))
+		add(fn.Printf(ctx, b.Into(&s.Variadic), "%s-%d", "a", 1))
+		add(fn.Printf(ctx, b.Into(&s.NoVarargs), "x"))
+		add(fn.ExecuteSilent(ctx, b.Into(&s.Checked), "echo 'hi'", "silent"))
+		// A zero value, not the result, comes back inside the batch.
+		if n, err := fn.Strlen(ctx, b, "abc"); n != 0 || err != nil {
+			errs = append(errs, errors.New("Strlen in a batch returned a result"))
+		}
+		errs = append(errs, fn.Winrestview(ctx, b, map[string]any{"lnum": 2}))
+		return errors.Join(errs...)
+	})
+	s.Bool, s.BoolFalse = fn.Truth(hasEval), fn.Truth(bufExists)
+	return s.result(), err
+}
+
+// avail calls a Vim-only, a Neovim-only and an API wrapper, and reports
+// each one's result or error.
+func avail(ctx context.Context, p *vigor.Plugin) map[string]any {
+	out := map[string]any{}
+	put := func(k string, v any, err error) {
+		if err != nil {
+			out[k] = err.Error()
+		} else {
+			out[k] = v
+		}
+	}
+	v, err := vimfn.JsEncode(ctx, p, []any{1, "a"})
+	put("vim", v, err)
+	n, err := nvimfn.Strutf16len(ctx, p, "a\U0001F600")
+	put("nvim", n, err)
+	b, err := nvimapi.GetCurrentBuf(ctx, p)
+	put("api", int(b), err)
+	// In a batch the check is the same, and the batch then sends nothing.
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		_, err := nvimapi.GetCurrentBuf(ctx, b)
+		if err != nil {
+			return err
+		}
+		_, err = vimfn.JsEncode(ctx, b, 1)
+		return err
+	})
+	put("batch", "", err)
+	return out
+}
+
+// api makes a few nvim_* calls: lines set and read back, a count, a Dict.
+func api(ctx context.Context, p *vigor.Plugin) (map[string]any, error) {
+	if err := nvimapi.BufSetLines(ctx, p, 0, 0, -1, false, []string{"x", "y", "z"}); err != nil {
+		return nil, err
+	}
+	lines, err := nvimapi.BufGetLines(ctx, p, 0, 1, -1, true)
+	if err != nil {
+		return nil, err
+	}
+	count, err := nvimapi.BufLineCount(ctx, p, 0)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := nvimapi.GetMode(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	var inBatch []string
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		if err := nvimapi.BufSetLines(ctx, b, 0, 0, 1, false, []string{"w"}); err != nil {
+			return err
+		}
+		_, err := nvimapi.BufGetLines(ctx, b.Into(&inBatch), 0, 0, -1, true)
+		return err
+	})
+	return map[string]any{"lines": lines, "count": count, "mode": mode["mode"], "batch": inBatch}, err
+}
+
+// failing runs a batch whose second call fails, and reports the
+// *BatchError and the result of the call before it.
+func failing(ctx context.Context, p *vigor.Plugin) (map[string]any, error) {
+	var n, after int
+	err := p.Batch(ctx, func(b *vigor.Batch) error {
+		if _, err := fn.Strlen(ctx, b.Into(&n), "abc"); err != nil {
+			return err
+		}
+		if _, err := fn.Eval(ctx, b, "1 +"); err != nil {
+			return err
+		}
+		_, err := fn.Strlen(ctx, b.Into(&after), "de")
+		return err
+	})
+	var be *vigor.BatchError
+	if !errors.As(err, &be) {
+		return nil, fmt.Errorf("not a BatchError: %v", err)
+	}
+	return map[string]any{"index": be.Index, "fn": be.Fn, "results": be.Results, "n": n, "after": after}, nil
+}
+
+func main() {
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("direct", func(ctx context.Context, dir string) (map[string]any, error) { return direct(ctx, p, dir) })
+		p.Handle("batch", func(ctx context.Context, dir string) (map[string]any, error) { return batched(ctx, p, dir) })
+		p.Handle("avail", func(ctx context.Context) map[string]any { return avail(ctx, p) })
+		p.Handle("api", func(ctx context.Context) (map[string]any, error) { return api(ctx, p) })
+		p.Handle("failing", func(ctx context.Context) (map[string]any, error) { return failing(ctx, p) })
+		return nil
+	})
+}
