@@ -66,6 +66,10 @@ var rules = []rule{
 	{pkg: "internal/benchstat"},
 	{pkg: "internal/bench", allow: []string{"internal/benchstat", "github.com/vmihailenco/msgpack/v5/..."}},
 	{pkg: "benchmark/vigor/vigor-benchmark", allow: []string{"", "internal/benchstat"}},
+	{pkg: "std/opt", allow: []string{""}},
+	{pkg: "std/vimopt", allow: []string{"std/opt"}},
+	{pkg: "std/nvimopt", allow: []string{"std/opt"}},
+	{pkg: "internal/gen/opt"},
 	// Test-only packages.
 	{pkg: "e2e", allow: []string{"internal/editortest"}},
 	{pkg: "internal/archtest"},
