@@ -4,11 +4,8 @@ package nvimopt
 
 import "github.com/vigorvim/vigor/std/opt"
 
-// The 39 options that Neovim 0.11.4 has and Vim 9.0.1378 does not.
+// The 31 options that Neovim 0.11.4 has and Vim 9.0.1378 does not.
 var (
-	// Browsedir is the option 'browsedir' ('bsdir'): a String, global. See :help 'browsedir'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Browsedir = opt.Global[string]{Option: opt.Option{Name: "browsedir", Short: "bsdir", Editor: "nvim"}}
 	// Channel is the option 'channel': a Number, local to buffer. See :help 'channel'.
 	Channel = opt.BufferLocal[int]{Option: opt.Option{Name: "channel", Editor: "nvim"}}
 	// Clipboard is the option 'clipboard' ('cb'): a String, global. See :help 'clipboard'.
@@ -16,9 +13,6 @@ var (
 	Clipboard = opt.Global[string]{Option: opt.Option{Name: "clipboard", Short: "cb", Editor: "nvim"}}
 	// Completeitemalign is the option 'completeitemalign' ('cia'): a String, global. See :help 'completeitemalign'.
 	Completeitemalign = opt.Global[string]{Option: opt.Option{Name: "completeitemalign", Short: "cia", Editor: "nvim"}}
-	// Completeslash is the option 'completeslash' ('csl'): a String, local to buffer. See :help 'completeslash'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Completeslash = opt.BufferLocal[string]{Option: opt.Option{Name: "completeslash", Short: "csl", Editor: "nvim"}}
 	// Eventignorewin is the option 'eventignorewin' ('eiw'): a String, local to window. See :help 'eventignorewin'.
 	Eventignorewin = opt.WindowLocal[string]{Option: opt.Option{Name: "eventignorewin", Short: "eiw", Editor: "nvim"}}
 	// Findfunc is the option 'findfunc' ('ffu'): a String, global or local to buffer. See :help 'findfunc'.
@@ -29,15 +23,6 @@ var (
 	// Guifontwide is the option 'guifontwide' ('gfw'): a String, global. See :help 'guifontwide'.
 	// Vim documents it too, but the pinned Vim does not have it (not in this build).
 	Guifontwide = opt.Global[string]{Option: opt.Option{Name: "guifontwide", Short: "gfw", Editor: "nvim"}}
-	// Guioptions is the option 'guioptions' ('go'): a String, global. See :help 'guioptions'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Guioptions = opt.Global[string]{Option: opt.Option{Name: "guioptions", Short: "go", Editor: "nvim"}}
-	// Guitablabel is the option 'guitablabel' ('gtl'): a String, global. See :help 'guitablabel'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Guitablabel = opt.Global[string]{Option: opt.Option{Name: "guitablabel", Short: "gtl", Editor: "nvim"}}
-	// Guitabtooltip is the option 'guitabtooltip' ('gtt'): a String, global. See :help 'guitabtooltip'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Guitabtooltip = opt.Global[string]{Option: opt.Option{Name: "guitabtooltip", Short: "gtt", Editor: "nvim"}}
 	// Inccommand is the option 'inccommand' ('icm'): a String, global. See :help 'inccommand'.
 	Inccommand = opt.Global[string]{Option: opt.Option{Name: "inccommand", Short: "icm", Editor: "nvim"}}
 	// Jumpoptions is the option 'jumpoptions' ('jop'): a String, global. See :help 'jumpoptions'.
@@ -58,12 +43,6 @@ var (
 	Mousemoveevent = opt.Global[bool]{Option: opt.Option{Name: "mousemoveevent", Short: "mousemev", Editor: "nvim"}}
 	// Mousescroll is the option 'mousescroll': a String, global. See :help 'mousescroll'.
 	Mousescroll = opt.Global[string]{Option: opt.Option{Name: "mousescroll", Editor: "nvim"}}
-	// Mouseshape is the option 'mouseshape' ('mouses'): a String, global. See :help 'mouseshape'.
-	// Vim documents it too, but the pinned Vim does not have it (needs +mouseshape).
-	Mouseshape = opt.Global[string]{Option: opt.Option{Name: "mouseshape", Short: "mouses", Editor: "nvim"}}
-	// Opendevice is the option 'opendevice' ('odev'): a Boolean, global. See :help 'opendevice'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Opendevice = opt.Global[bool]{Option: opt.Option{Name: "opendevice", Short: "odev", Editor: "nvim"}}
 	// Pumblend is the option 'pumblend' ('pb'): a Number, global. See :help 'pumblend'.
 	Pumblend = opt.Global[int]{Option: opt.Option{Name: "pumblend", Short: "pb", Editor: "nvim"}}
 	// Pyxversion is the option 'pyxversion' ('pyx'): a Number, global. See :help 'pyxversion'.
@@ -77,9 +56,6 @@ var (
 	Shada = opt.Global[string]{Option: opt.Option{Name: "shada", Short: "sd", Editor: "nvim"}}
 	// Shadafile is the option 'shadafile' ('sdf'): a String, global. See :help 'shadafile'.
 	Shadafile = opt.Global[string]{Option: opt.Option{Name: "shadafile", Short: "sdf", Editor: "nvim"}}
-	// Shellslash is the option 'shellslash' ('ssl'): a Boolean, global. See :help 'shellslash'.
-	// Vim documents it too, but the pinned Vim does not have it (not in this build).
-	Shellslash = opt.Global[bool]{Option: opt.Option{Name: "shellslash", Short: "ssl", Editor: "nvim"}}
 	// Statuscolumn is the option 'statuscolumn' ('stc'): a String, local to window. See :help 'statuscolumn'.
 	Statuscolumn = opt.WindowLocal[string]{Option: opt.Option{Name: "statuscolumn", Short: "stc", Editor: "nvim"}}
 	// Tabclose is the option 'tabclose' ('tcl'): a String, global. See :help 'tabclose'.

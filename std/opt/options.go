@@ -2,16 +2,59 @@
 
 package opt
 
-// The 324 options that both Vim 9.0.1378 and Neovim 0.11.4 have.
+// The 310 options that both Vim 9.0.1378 and Neovim 0.11.4 have.
 //
 // Where the editors disagree, these use what works in both:
 //
 //   - 'completeopt' is global in Vim and global or local to buffer in Neovim: global here
 //   - 'foldcolumn' is a Number in Vim and a String in Neovim: a String here
 //   - 'packpath' has no scope in Vim's options.txt: global, as in Neovim
+//
+// Not wrapped: 41 options that neither pinned editor has, though one of them
+// names it:
+//
+//   - 'altkeymap': Vim: needs +farsi; Neovim: does not have it
+//   - 'antialias': Vim: not in this build; Neovim: does not have it
+//   - 'ballooneval': Vim: needs +balloon_eval; Neovim: does not have it
+//   - 'bioskey': Vim: not in this build; Neovim: does not have it
+//   - 'browsedir': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+browsedir') is false)
+//   - 'completeslash': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+completeslash') is false)
+//   - 'conskey': Vim: not in this build; Neovim: does not have it
+//   - 'fkmap': Vim: needs +rightleft; Neovim: does not have it
+//   - 'guifontset': Vim: needs +xfontset; Neovim: does not have it
+//   - 'guiheadroom': Vim: not in this build; Neovim: does not have it
+//   - 'guiligatures': Vim: not in this build; Neovim: does not have it
+//   - 'guioptions': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+guioptions') is false)
+//   - 'guipty': Vim: not in this build; Neovim: does not have it
+//   - 'guitablabel': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+guitablabel') is false)
+//   - 'guitabtooltip': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+guitabtooltip') is false)
+//   - 'imactivatekey': Vim: needs +xim; Neovim: does not have it
+//   - 'imstyle': Vim: needs +xim; Neovim: does not have it
+//   - 'luadll': Vim: not in this build; Neovim: does not have it
+//   - 'macatsui': Vim: not in this build; Neovim: does not have it
+//   - 'mouseshape': Vim: needs +mouseshape; Neovim: lists it, but the option does nothing (exists('+mouseshape') is false)
+//   - 'mzquantum': Vim: needs +mzscheme; Neovim: does not have it
+//   - 'mzschemedll': Vim: not in this build; Neovim: does not have it
+//   - 'mzschemegcdll': Vim: not in this build; Neovim: does not have it
+//   - 'opendevice': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+opendevice') is false)
+//   - 'osfiletype': Vim: not in this build; Neovim: does not have it
+//   - 'perldll': Vim: not in this build; Neovim: does not have it
+//   - 'pythondll': Vim: not in this build; Neovim: does not have it
+//   - 'pythonhome': Vim: not in this build; Neovim: does not have it
+//   - 'pythonthreedll': Vim: not in this build; Neovim: does not have it
+//   - 'pythonthreehome': Vim: not in this build; Neovim: does not have it
+//   - 'renderoptions': Vim: not in this build; Neovim: does not have it
+//   - 'restorescreen': Vim: not in this build; Neovim: does not have it
+//   - 'rubydll': Vim: not in this build; Neovim: does not have it
+//   - 'scrollfocus': Vim: not in this build; Neovim: does not have it
+//   - 'shellslash': Vim: not in this build; Neovim: lists it, but the option does nothing (exists('+shellslash') is false)
+//   - 'shelltype': Vim: not in this build; Neovim: does not have it
+//   - 'tcldll': Vim: not in this build; Neovim: does not have it
+//   - 'termwintype': Vim: not in this build; Neovim: does not have it
+//   - 'toolbar': Vim: not in this build; Neovim: does not have it
+//   - 'toolbariconsize': Vim: not in this build; Neovim: does not have it
+//   - 'winptydll': Vim: not in this build; Neovim: does not have it
 var (
-	// Aleph is the option 'aleph' ('al'): a Number, global. See :help 'aleph'.
-	Aleph = Global[int]{Option: Option{Name: "aleph", Short: "al"}}
 	// Allowrevins is the option 'allowrevins' ('ari'): a Boolean, global. See :help 'allowrevins'.
 	Allowrevins = Global[bool]{Option: Option{Name: "allowrevins", Short: "ari"}}
 	// Ambiwidth is the option 'ambiwidth' ('ambw'): a String, global. See :help 'ambiwidth'.
@@ -94,8 +137,6 @@ var (
 	Comments = BufferLocal[string]{Option: Option{Name: "comments", Short: "com"}}
 	// Commentstring is the option 'commentstring' ('cms'): a String, local to buffer. See :help 'commentstring'.
 	Commentstring = BufferLocal[string]{Option: Option{Name: "commentstring", Short: "cms"}}
-	// Compatible is the option 'compatible' ('cp'): a Boolean, global. See :help 'compatible'.
-	Compatible = Global[bool]{Option: Option{Name: "compatible", Short: "cp"}}
 	// Complete is the option 'complete' ('cpt'): a String, local to buffer. See :help 'complete'.
 	Complete = BufferLocal[string]{Option: Option{Name: "complete", Short: "cpt"}}
 	// Completefunc is the option 'completefunc' ('cfu'): a String, local to buffer. See :help 'completefunc'.
@@ -143,8 +184,6 @@ var (
 	Display = Global[string]{Option: Option{Name: "display", Short: "dy"}}
 	// Eadirection is the option 'eadirection' ('ead'): a String, global. See :help 'eadirection'.
 	Eadirection = Global[string]{Option: Option{Name: "eadirection", Short: "ead"}}
-	// Edcompatible is the option 'edcompatible' ('ed'): a Boolean, global. See :help 'edcompatible'.
-	Edcompatible = Global[bool]{Option: Option{Name: "edcompatible", Short: "ed"}}
 	// Emoji is the option 'emoji' ('emo'): a Boolean, global. See :help 'emoji'.
 	Emoji = Global[bool]{Option: Option{Name: "emoji", Short: "emo"}}
 	// Encoding is the option 'encoding' ('enc'): a String, global. See :help 'encoding'.
@@ -242,10 +281,6 @@ var (
 	Highlight = Global[string]{Option: Option{Name: "highlight", Short: "hl"}}
 	// History is the option 'history' ('hi'): a Number, global. See :help 'history'.
 	History = Global[int]{Option: Option{Name: "history", Short: "hi"}}
-	// Hkmap is the option 'hkmap' ('hk'): a Boolean, global. See :help 'hkmap'.
-	Hkmap = Global[bool]{Option: Option{Name: "hkmap", Short: "hk"}}
-	// Hkmapp is the option 'hkmapp' ('hkp'): a Boolean, global. See :help 'hkmapp'.
-	Hkmapp = Global[bool]{Option: Option{Name: "hkmapp", Short: "hkp"}}
 	// Hlsearch is the option 'hlsearch' ('hls'): a Boolean, global. See :help 'hlsearch'.
 	Hlsearch = Global[bool]{Option: Option{Name: "hlsearch", Short: "hls"}}
 	// Icon is the option 'icon': a Boolean, global. See :help 'icon'.
@@ -254,10 +289,6 @@ var (
 	Iconstring = Global[string]{Option: Option{Name: "iconstring"}}
 	// Ignorecase is the option 'ignorecase' ('ic'): a Boolean, global. See :help 'ignorecase'.
 	Ignorecase = Global[bool]{Option: Option{Name: "ignorecase", Short: "ic"}}
-	// Imcmdline is the option 'imcmdline' ('imc'): a Boolean, global. See :help 'imcmdline'.
-	Imcmdline = Global[bool]{Option: Option{Name: "imcmdline", Short: "imc"}}
-	// Imdisable is the option 'imdisable' ('imd'): a Boolean, global. See :help 'imdisable'.
-	Imdisable = Global[bool]{Option: Option{Name: "imdisable", Short: "imd"}}
 	// Iminsert is the option 'iminsert' ('imi'): a Number, local to buffer. See :help 'iminsert'.
 	Iminsert = BufferLocal[int]{Option: Option{Name: "iminsert", Short: "imi"}}
 	// Imsearch is the option 'imsearch' ('ims'): a Number, local to buffer. See :help 'imsearch'.
@@ -274,8 +305,6 @@ var (
 	Indentkeys = BufferLocal[string]{Option: Option{Name: "indentkeys", Short: "indk"}}
 	// Infercase is the option 'infercase' ('inf'): a Boolean, local to buffer. See :help 'infercase'.
 	Infercase = BufferLocal[bool]{Option: Option{Name: "infercase", Short: "inf"}}
-	// Insertmode is the option 'insertmode' ('im'): a Boolean, global. See :help 'insertmode'.
-	Insertmode = Global[bool]{Option: Option{Name: "insertmode", Short: "im"}}
 	// Isfname is the option 'isfname' ('isf'): a String, global. See :help 'isfname'.
 	Isfname = Global[string]{Option: Option{Name: "isfname", Short: "isf"}}
 	// Isident is the option 'isident' ('isi'): a String, global. See :help 'isident'.
@@ -378,8 +407,6 @@ var (
 	Paragraphs = Global[string]{Option: Option{Name: "paragraphs", Short: "para"}}
 	// Paste is the option 'paste': a Boolean, global. See :help 'paste'.
 	Paste = Global[bool]{Option: Option{Name: "paste"}}
-	// Pastetoggle is the option 'pastetoggle' ('pt'): a String, global. See :help 'pastetoggle'.
-	Pastetoggle = Global[string]{Option: Option{Name: "pastetoggle", Short: "pt"}}
 	// Patchexpr is the option 'patchexpr' ('pex'): a String, global. See :help 'patchexpr'.
 	Patchexpr = Global[string]{Option: Option{Name: "patchexpr", Short: "pex"}}
 	// Patchmode is the option 'patchmode' ('pm'): a String, global. See :help 'patchmode'.
@@ -392,8 +419,6 @@ var (
 	Previewheight = Global[int]{Option: Option{Name: "previewheight", Short: "pvh"}}
 	// Previewwindow is the option 'previewwindow' ('pvw'): a Boolean, local to window. See :help 'previewwindow'.
 	Previewwindow = WindowLocal[bool]{Option: Option{Name: "previewwindow", Short: "pvw"}}
-	// Prompt is the option 'prompt': a Boolean, global. See :help 'prompt'.
-	Prompt = Global[bool]{Option: Option{Name: "prompt"}}
 	// Pumheight is the option 'pumheight' ('ph'): a Number, global. See :help 'pumheight'.
 	Pumheight = Global[int]{Option: Option{Name: "pumheight", Short: "ph"}}
 	// Pumwidth is the option 'pumwidth' ('pw'): a Number, global. See :help 'pumwidth'.
@@ -410,8 +435,6 @@ var (
 	Regexpengine = Global[int]{Option: Option{Name: "regexpengine", Short: "re"}}
 	// Relativenumber is the option 'relativenumber' ('rnu'): a Boolean, local to window. See :help 'relativenumber'.
 	Relativenumber = WindowLocal[bool]{Option: Option{Name: "relativenumber", Short: "rnu"}}
-	// Remap is the option 'remap': a Boolean, global. See :help 'remap'.
-	Remap = Global[bool]{Option: Option{Name: "remap"}}
 	// Report is the option 'report': a Number, global. See :help 'report'.
 	Report = Global[int]{Option: Option{Name: "report"}}
 	// Revins is the option 'revins' ('ri'): a Boolean, global. See :help 'revins'.
@@ -554,12 +577,8 @@ var (
 	Tagstack = Global[bool]{Option: Option{Name: "tagstack", Short: "tgst"}}
 	// Termbidi is the option 'termbidi' ('tbidi'): a Boolean, global. See :help 'termbidi'.
 	Termbidi = Global[bool]{Option: Option{Name: "termbidi", Short: "tbidi"}}
-	// Termencoding is the option 'termencoding' ('tenc'): a String, global. See :help 'termencoding'.
-	Termencoding = Global[string]{Option: Option{Name: "termencoding", Short: "tenc"}}
 	// Termguicolors is the option 'termguicolors' ('tgc'): a Boolean, global. See :help 'termguicolors'.
 	Termguicolors = Global[bool]{Option: Option{Name: "termguicolors", Short: "tgc"}}
-	// Terse is the option 'terse': a Boolean, global. See :help 'terse'.
-	Terse = Global[bool]{Option: Option{Name: "terse"}}
 	// Textwidth is the option 'textwidth' ('tw'): a Number, local to buffer. See :help 'textwidth'.
 	Textwidth = BufferLocal[int]{Option: Option{Name: "textwidth", Short: "tw"}}
 	// Thesaurus is the option 'thesaurus' ('tsr'): a String, global or local to buffer. See :help 'thesaurus'.
@@ -584,8 +603,6 @@ var (
 	Ttimeout = Global[bool]{Option: Option{Name: "ttimeout"}}
 	// Ttimeoutlen is the option 'ttimeoutlen' ('ttm'): a Number, global. See :help 'ttimeoutlen'.
 	Ttimeoutlen = Global[int]{Option: Option{Name: "ttimeoutlen", Short: "ttm"}}
-	// Ttyfast is the option 'ttyfast' ('tf'): a Boolean, global. See :help 'ttyfast'.
-	Ttyfast = Global[bool]{Option: Option{Name: "ttyfast", Short: "tf"}}
 	// Undodir is the option 'undodir' ('udir'): a String, global. See :help 'undodir'.
 	Undodir = Global[string]{Option: Option{Name: "undodir", Short: "udir"}}
 	// Undofile is the option 'undofile' ('udf'): a Boolean, local to buffer. See :help 'undofile'.

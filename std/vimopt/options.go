@@ -4,45 +4,11 @@ package vimopt
 
 import "github.com/vigorvim/vigor/std/opt"
 
-// The 46 options that Vim 9.0.1378 has and Neovim 0.11.4 does not.
-//
-// Not wrapped: 33 options that Vim's options.txt documents, that the pinned Vim
-// does not have (exists('+name') is false) and that Neovim does not have either:
-//
-//   - 'altkeymap': needs +farsi
-//   - 'antialias': not in this build
-//   - 'ballooneval': needs +balloon_eval
-//   - 'bioskey': not in this build
-//   - 'conskey': not in this build
-//   - 'fkmap': needs +rightleft
-//   - 'guifontset': needs +xfontset
-//   - 'guiheadroom': not in this build
-//   - 'guiligatures': not in this build
-//   - 'guipty': not in this build
-//   - 'imactivatekey': needs +xim
-//   - 'imstyle': needs +xim
-//   - 'luadll': not in this build
-//   - 'macatsui': not in this build
-//   - 'mzquantum': needs +mzscheme
-//   - 'mzschemedll': not in this build
-//   - 'mzschemegcdll': not in this build
-//   - 'osfiletype': not in this build
-//   - 'perldll': not in this build
-//   - 'pythondll': not in this build
-//   - 'pythonhome': not in this build
-//   - 'pythonthreedll': not in this build
-//   - 'pythonthreehome': not in this build
-//   - 'renderoptions': not in this build
-//   - 'restorescreen': not in this build
-//   - 'rubydll': not in this build
-//   - 'scrollfocus': not in this build
-//   - 'shelltype': not in this build
-//   - 'tcldll': not in this build
-//   - 'termwintype': not in this build
-//   - 'toolbar': not in this build
-//   - 'toolbariconsize': not in this build
-//   - 'winptydll': not in this build
+// The 60 options that Vim 9.0.1378 has and Neovim 0.11.4 does not.
 var (
+	// Aleph is the option 'aleph' ('al'): a Number, global. See :help 'aleph'.
+	// Neovim lists it too, but there it does nothing (exists('+aleph') is false).
+	Aleph = opt.Global[int]{Option: opt.Option{Name: "aleph", Short: "al", Editor: "vim"}}
 	// Autoshelldir is the option 'autoshelldir' ('asd'): a Boolean, global. See :help 'autoshelldir'.
 	Autoshelldir = opt.Global[bool]{Option: opt.Option{Name: "autoshelldir", Short: "asd", Editor: "vim"}}
 	// Balloondelay is the option 'balloondelay' ('bdlay'): a Number, global. See :help 'balloondelay'.
@@ -51,6 +17,9 @@ var (
 	Balloonevalterm = opt.Global[bool]{Option: opt.Option{Name: "balloonevalterm", Short: "bevalterm", Editor: "vim"}}
 	// Balloonexpr is the option 'balloonexpr' ('bexpr'): a String, global or local to buffer. See :help 'balloonexpr'.
 	Balloonexpr = opt.GlobalOrBuffer[string]{Option: opt.Option{Name: "balloonexpr", Short: "bexpr", Editor: "vim", NoLocal: "''"}}
+	// Compatible is the option 'compatible' ('cp'): a Boolean, global. See :help 'compatible'.
+	// Neovim lists it too, but there it does nothing (exists('+compatible') is false).
+	Compatible = opt.Global[bool]{Option: opt.Option{Name: "compatible", Short: "cp", Editor: "vim"}}
 	// Completepopup is the option 'completepopup' ('cpp'): a String, global. See :help 'completepopup'.
 	Completepopup = opt.Global[string]{Option: opt.Option{Name: "completepopup", Short: "cpp", Editor: "vim"}}
 	// Cryptmethod is the option 'cryptmethod' ('cm'): a String, global or local to buffer. See :help 'cryptmethod'.
@@ -69,12 +38,30 @@ var (
 	Cscopetagorder = opt.Global[int]{Option: opt.Option{Name: "cscopetagorder", Short: "csto", Editor: "vim"}}
 	// Cscopeverbose is the option 'cscopeverbose' ('csverb'): a Boolean, global. See :help 'cscopeverbose'.
 	Cscopeverbose = opt.Global[bool]{Option: opt.Option{Name: "cscopeverbose", Short: "csverb", Editor: "vim"}}
+	// Edcompatible is the option 'edcompatible' ('ed'): a Boolean, global. See :help 'edcompatible'.
+	// Neovim lists it too, but there it does nothing (exists('+edcompatible') is false).
+	Edcompatible = opt.Global[bool]{Option: opt.Option{Name: "edcompatible", Short: "ed", Editor: "vim"}}
 	// Esckeys is the option 'esckeys' ('ek'): a Boolean, global. See :help 'esckeys'.
 	Esckeys = opt.Global[bool]{Option: opt.Option{Name: "esckeys", Short: "ek", Editor: "vim"}}
+	// Hkmap is the option 'hkmap' ('hk'): a Boolean, global. See :help 'hkmap'.
+	// Neovim lists it too, but there it does nothing (exists('+hkmap') is false).
+	Hkmap = opt.Global[bool]{Option: opt.Option{Name: "hkmap", Short: "hk", Editor: "vim"}}
+	// Hkmapp is the option 'hkmapp' ('hkp'): a Boolean, global. See :help 'hkmapp'.
+	// Neovim lists it too, but there it does nothing (exists('+hkmapp') is false).
+	Hkmapp = opt.Global[bool]{Option: opt.Option{Name: "hkmapp", Short: "hkp", Editor: "vim"}}
 	// Imactivatefunc is the option 'imactivatefunc' ('imaf'): a String, global. See :help 'imactivatefunc'.
 	Imactivatefunc = opt.Global[string]{Option: opt.Option{Name: "imactivatefunc", Short: "imaf", Editor: "vim"}}
+	// Imcmdline is the option 'imcmdline' ('imc'): a Boolean, global. See :help 'imcmdline'.
+	// Neovim lists it too, but there it does nothing (exists('+imcmdline') is false).
+	Imcmdline = opt.Global[bool]{Option: opt.Option{Name: "imcmdline", Short: "imc", Editor: "vim"}}
+	// Imdisable is the option 'imdisable' ('imd'): a Boolean, global. See :help 'imdisable'.
+	// Neovim lists it too, but there it does nothing (exists('+imdisable') is false).
+	Imdisable = opt.Global[bool]{Option: opt.Option{Name: "imdisable", Short: "imd", Editor: "vim"}}
 	// Imstatusfunc is the option 'imstatusfunc' ('imsf'): a String, global. See :help 'imstatusfunc'.
 	Imstatusfunc = opt.Global[string]{Option: opt.Option{Name: "imstatusfunc", Short: "imsf", Editor: "vim"}}
+	// Insertmode is the option 'insertmode' ('im'): a Boolean, global. See :help 'insertmode'.
+	// Neovim lists it too, but there it does nothing (exists('+insertmode') is false).
+	Insertmode = opt.Global[bool]{Option: opt.Option{Name: "insertmode", Short: "im", Editor: "vim"}}
 	// Key is the option 'key': a String, local to buffer. See :help 'key'.
 	Key = opt.BufferLocal[string]{Option: opt.Option{Name: "key", Editor: "vim"}}
 	// Keyprotocol is the option 'keyprotocol' ('kpc'): a String, global. See :help 'keyprotocol'.
@@ -83,6 +70,9 @@ var (
 	Maxmem = opt.Global[int]{Option: opt.Option{Name: "maxmem", Short: "mm", Editor: "vim"}}
 	// Maxmemtot is the option 'maxmemtot' ('mmt'): a Number, global. See :help 'maxmemtot'.
 	Maxmemtot = opt.Global[int]{Option: opt.Option{Name: "maxmemtot", Short: "mmt", Editor: "vim"}}
+	// Pastetoggle is the option 'pastetoggle' ('pt'): a String, global. See :help 'pastetoggle'.
+	// Neovim lists it too, but there it does nothing (exists('+pastetoggle') is false).
+	Pastetoggle = opt.Global[string]{Option: opt.Option{Name: "pastetoggle", Short: "pt", Editor: "vim"}}
 	// Previewpopup is the option 'previewpopup' ('pvp'): a String, global. See :help 'previewpopup'.
 	Previewpopup = opt.Global[string]{Option: opt.Option{Name: "previewpopup", Short: "pvp", Editor: "vim"}}
 	// Printdevice is the option 'printdevice' ('pdev'): a String, global. See :help 'printdevice'.
@@ -101,24 +91,39 @@ var (
 	Printmbfont = opt.Global[string]{Option: opt.Option{Name: "printmbfont", Short: "pmbfn", Editor: "vim"}}
 	// Printoptions is the option 'printoptions' ('popt'): a String, global. See :help 'printoptions'.
 	Printoptions = opt.Global[string]{Option: opt.Option{Name: "printoptions", Short: "popt", Editor: "vim"}}
+	// Prompt is the option 'prompt': a Boolean, global. See :help 'prompt'.
+	// Neovim lists it too, but there it does nothing (exists('+prompt') is false).
+	Prompt = opt.Global[bool]{Option: opt.Option{Name: "prompt", Editor: "vim"}}
+	// Remap is the option 'remap': a Boolean, global. See :help 'remap'.
+	// Neovim lists it too, but there it does nothing (exists('+remap') is false).
+	Remap = opt.Global[bool]{Option: opt.Option{Name: "remap", Editor: "vim"}}
 	// Shortname is the option 'shortname' ('sn'): a Boolean, local to buffer. See :help 'shortname'.
 	Shortname = opt.BufferLocal[bool]{Option: opt.Option{Name: "shortname", Short: "sn", Editor: "vim"}}
 	// Swapsync is the option 'swapsync' ('sws'): a String, global. See :help 'swapsync'.
 	Swapsync = opt.Global[string]{Option: opt.Option{Name: "swapsync", Short: "sws", Editor: "vim"}}
 	// Term is the option 'term': a String, global. See :help 'term'.
 	Term = opt.Global[string]{Option: opt.Option{Name: "term", Editor: "vim"}}
+	// Termencoding is the option 'termencoding' ('tenc'): a String, global. See :help 'termencoding'.
+	// Neovim lists it too, but there it does nothing (exists('+termencoding') is false).
+	Termencoding = opt.Global[string]{Option: opt.Option{Name: "termencoding", Short: "tenc", Editor: "vim"}}
 	// Termwinkey is the option 'termwinkey' ('twk'): a String, local to window. See :help 'termwinkey'.
 	Termwinkey = opt.WindowLocal[string]{Option: opt.Option{Name: "termwinkey", Short: "twk", Editor: "vim"}}
 	// Termwinscroll is the option 'termwinscroll' ('twsl'): a Number, local to buffer. See :help 'termwinscroll'.
 	Termwinscroll = opt.BufferLocal[int]{Option: opt.Option{Name: "termwinscroll", Short: "twsl", Editor: "vim"}}
 	// Termwinsize is the option 'termwinsize' ('tws'): a String, local to window. See :help 'termwinsize'.
 	Termwinsize = opt.WindowLocal[string]{Option: opt.Option{Name: "termwinsize", Short: "tws", Editor: "vim"}}
+	// Terse is the option 'terse': a Boolean, global. See :help 'terse'.
+	// Neovim lists it too, but there it does nothing (exists('+terse') is false).
+	Terse = opt.Global[bool]{Option: opt.Option{Name: "terse", Editor: "vim"}}
 	// Textauto is the option 'textauto' ('ta'): a Boolean, global. See :help 'textauto'.
 	Textauto = opt.Global[bool]{Option: opt.Option{Name: "textauto", Short: "ta", Editor: "vim"}}
 	// Textmode is the option 'textmode' ('tx'): a Boolean, local to buffer. See :help 'textmode'.
 	Textmode = opt.BufferLocal[bool]{Option: opt.Option{Name: "textmode", Short: "tx", Editor: "vim"}}
 	// Ttybuiltin is the option 'ttybuiltin' ('tbi'): a Boolean, global. See :help 'ttybuiltin'.
 	Ttybuiltin = opt.Global[bool]{Option: opt.Option{Name: "ttybuiltin", Short: "tbi", Editor: "vim"}}
+	// Ttyfast is the option 'ttyfast' ('tf'): a Boolean, global. See :help 'ttyfast'.
+	// Neovim lists it too, but there it does nothing (exists('+ttyfast') is false).
+	Ttyfast = opt.Global[bool]{Option: opt.Option{Name: "ttyfast", Short: "tf", Editor: "vim"}}
 	// Ttymouse is the option 'ttymouse' ('ttym'): a String, global. See :help 'ttymouse'.
 	Ttymouse = opt.Global[string]{Option: opt.Option{Name: "ttymouse", Short: "ttym", Editor: "vim"}}
 	// Ttyscroll is the option 'ttyscroll' ('tsl'): a Number, global. See :help 'ttyscroll'.

@@ -28,6 +28,9 @@ type facts struct {
 	VimLive                 map[string]vimLive
 	Nvim                    []nvimOpt
 	NvimNoLocal             map[string]string // string(&l:name) in a fresh Neovim
+	// NvimHidden are the options that Neovim lists but does not have
+	// (exists('+name') is false): names it keeps from Vim, which do nothing.
+	NvimHidden map[string]bool
 }
 
 // The Vim scripts the editors run; each writes a JSON object to
@@ -57,12 +60,15 @@ qall!
 	nvimScript = `let s:v = api_info().version
 let s:info = nvim_get_all_options_info()
 let s:nolocal = {}
+let s:hidden = []
 for s:name in keys(s:info)
-  if s:info[s:name].global_local
+  if !exists('+' . s:name)
+    call add(s:hidden, s:name)
+  elseif s:info[s:name].global_local
     let s:nolocal[s:name] = string(eval('&l:' . s:name))
   endif
 endfor
-call writefile([json_encode({'version': printf('%d.%d.%d', s:v.major, s:v.minor, s:v.patch), 'info': s:info, 'nolocal': s:nolocal})], $VIGOR_GEN_OUT)
+call writefile([json_encode({'version': printf('%d.%d.%d', s:v.major, s:v.minor, s:v.patch), 'info': s:info, 'nolocal': s:nolocal, 'hidden': sort(s:hidden)})], $VIGOR_GEN_OUT)
 qall!
 `
 )
@@ -109,6 +115,7 @@ func collect(ctx context.Context, vim, nvim string) (*facts, error) {
 		Version string
 		Info    json.RawMessage
 		Nolocal map[string]string
+		Hidden  []string
 	}
 	if err := runEditor(ctx, dir, []string{nvim, "--clean", "--headless", "-i", "NONE", "-S"}, nvimScript, xdg(dir), &nv); err != nil {
 		return nil, err
@@ -117,6 +124,10 @@ func collect(ctx context.Context, vim, nvim string) (*facts, error) {
 		return nil, err
 	}
 	f.NvimVersion, f.NvimNoLocal = nv.Version, nv.Nolocal
+	f.NvimHidden = map[string]bool{}
+	for _, name := range nv.Hidden {
+		f.NvimHidden[name] = true
+	}
 	return f, nil
 }
 

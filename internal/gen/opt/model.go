@@ -23,7 +23,7 @@ type skipped struct{ Name, Reason string }
 type model struct {
 	VimVersion, NvimVersion string
 	Common, VimOnly, Nvim   []option
-	Skipped                 []skipped // documented by Vim, missing from the pinned Vim and from Neovim
+	Skipped                 []skipped // options neither pinned editor has
 	Disagree                []string  // how the common options differ between the editors, one line each
 }
 
@@ -40,7 +40,9 @@ func build(f *facts) (*model, error) {
 	m := &model{VimVersion: f.VimVersion, NvimVersion: f.NvimVersion}
 	nvim := map[string]nvimOpt{}
 	for _, o := range f.Nvim {
-		nvim[o.Name] = o
+		if !f.NvimHidden[o.Name] {
+			nvim[o.Name] = o
+		}
 	}
 	vimHas := map[string]bool{}
 	missing := map[string]vimDoc{} // documented, not in the pinned Vim
@@ -52,7 +54,7 @@ func build(f *facts) (*model, error) {
 		if !live.Exists {
 			missing[d.Name] = d
 			if _, ok := nvim[d.Name]; !ok {
-				m.Skipped = append(m.Skipped, skipped{d.Name, missingReason(d)})
+				m.Skipped = append(m.Skipped, skipped{d.Name, "Vim: " + missingReason(d) + nvimReason(f, d.Name)})
 			}
 			continue
 		}
@@ -66,6 +68,9 @@ func build(f *facts) (*model, error) {
 			if o.Scope == noScope {
 				return nil, fmt.Errorf("vim: options.txt gives no scope for '%s'", d.Name)
 			}
+			if f.NvimHidden[d.Name] {
+				o.Note = "Neovim lists it too, but there it does nothing (exists('+" + d.Name + "') is false)."
+			}
 			m.VimOnly = append(m.VimOnly, o)
 			continue
 		}
@@ -76,7 +81,10 @@ func build(f *facts) (*model, error) {
 		m.Common = append(m.Common, o)
 	}
 	for _, n := range f.Nvim {
-		if vimHas[n.Name] {
+		if vimHas[n.Name] || f.NvimHidden[n.Name] {
+			if _, ok := missing[n.Name]; !ok && !vimHas[n.Name] {
+				m.Skipped = append(m.Skipped, skipped{n.Name, "Vim does not document it" + nvimReason(f, n.Name)})
+			}
 			continue
 		}
 		o := option{Name: n.Name, Short: n.Short, Type: goTypes[n.Type], Scope: n.Scope, Editor: "nvim", NoLocal: f.NvimNoLocal[n.Name]}
@@ -127,6 +135,19 @@ func merge(o *option, d vimDoc, n nvimOpt, nvimNoLocal string, m *model) error {
 		return fmt.Errorf("'%s': an unset local value is %s in Vim and %s in Neovim", d.Name, o.NoLocal, nvimNoLocal)
 	}
 	return nil
+}
+
+// nvimReason says why Neovim does not have name, or "" when it does.
+func nvimReason(f *facts, name string) string {
+	if f.NvimHidden[name] {
+		return "; Neovim: lists it, but the option does nothing (exists('+" + name + "') is false)"
+	}
+	for _, o := range f.Nvim {
+		if o.Name == name {
+			return ""
+		}
+	}
+	return "; Neovim: does not have it"
 }
 
 // typeWord is Vim's word for a type of options.txt.

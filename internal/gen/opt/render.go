@@ -38,15 +38,15 @@ func render(m *model, pkg string) ([]byte, error) {
 				fmt.Fprintf(&b, "//   - %s\n", d)
 			}
 		}
-	case "vimopt":
-		list, q = m.VimOnly, "opt."
-		fmt.Fprintf(&b, "import \"github.com/vigorvim/vigor/std/opt\"\n\n// The %d options that Vim %s has and Neovim %s does not.\n", len(list), m.VimVersion, m.NvimVersion)
 		if len(m.Skipped) > 0 {
-			fmt.Fprintf(&b, "//\n// Not wrapped: %d options that Vim's options.txt documents, that the pinned Vim\n// does not have (exists('+name') is false) and that Neovim does not have either:\n//\n", len(m.Skipped))
+			fmt.Fprintf(&b, "//\n// Not wrapped: %d options that neither pinned editor has, though one of them\n// names it:\n//\n", len(m.Skipped))
 			for _, s := range m.Skipped {
 				fmt.Fprintf(&b, "//   - '%s': %s\n", s.Name, s.Reason)
 			}
 		}
+	case "vimopt":
+		list, q = m.VimOnly, "opt."
+		fmt.Fprintf(&b, "import \"github.com/vigorvim/vigor/std/opt\"\n\n// The %d options that Vim %s has and Neovim %s does not.\n", len(list), m.VimVersion, m.NvimVersion)
 	case "nvimopt":
 		list, q = m.Nvim, "opt."
 		fmt.Fprintf(&b, "import \"github.com/vigorvim/vigor/std/opt\"\n\n// The %d options that Neovim %s has and Vim %s does not.\n", len(list), m.NvimVersion, m.VimVersion)
