@@ -11,48 +11,58 @@ import (
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// BenchmarkBatchNvim is a 1000-call Batch, as the benchmark plugin makes
+// BenchmarkBatchNvim is a 1000-call batch, as the benchmark plugin makes
 // it, to a fake Neovim over real pipes that answers at once: the SDK's own
-// cost per batch (encoding, writing, reading and decoding), without an
-// editor. The time includes the fake's reading of the request; a CPU
-// profile (-cpuprofile) separates the two.
+// cost per batch (recording, encoding, writing, reading and decoding),
+// without an editor. The time includes the fake's reading of the request;
+// a CPU profile (-cpuprofile) separates the two. recorded drops the
+// results, as the benchmark plugin does; into decodes each into an int
+// through Into.
 //
 // go test -run '^$' -bench BatchNvim -benchmem .
 func BenchmarkBatchNvim(b *testing.B) {
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	go fakeNvim(outR, inW)
-	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "nvim", "VIGOR_INSTANCE": "1"}
-	plugin := make(chan *Plugin, 1)
-	done := make(chan int)
-	go func() {
-		done <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, discard{},
-			func(ctx context.Context, p *Plugin) error {
-				plugin <- p
+	p, stop := benchPlugin(b)
+	defer stop()
+	const data = "................................................................"
+	ctx := context.Background()
+	b.Run("recorded", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			err := p.Batch(ctx, func(bt *Batch) error {
+				for j := 0; j < 1000; j++ {
+					if err := bt.CallInto(ctx, nil, "vigor_benchmark#discard", data); err != nil {
+						return err
+					}
+				}
 				return nil
 			})
-	}()
-	p := <-plugin
-	calls := make([]BatchCall, 1000)
-	for i := range calls {
-		calls[i] = C("vigor_benchmark#discard", "................................................................")
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := p.Batch(ctx, calls...); err != nil {
-			b.Fatal(err)
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	b.StopTimer()
-	inW.Close()
-	<-done
-	outW.Close()
+	})
+	b.Run("into", func(b *testing.B) {
+		b.ReportAllocs()
+		results := make([]int, 1000)
+		for i := 0; i < b.N; i++ {
+			err := p.Batch(ctx, func(bt *Batch) error {
+				for j := range results {
+					if _, err := CallAs[int](ctx, bt.Into(&results[j]), "vigor_benchmark#discard", data); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // fakeNvim answers every request on r: nvim_call_atomic with as many
-// zeros as it has calls, anything else with nil. It reads with the SDK's
+// zeros as it has calls, nvim_call_function with 0, anything else with
+// nil. It reads with the SDK's
 // codec and answers with bytes made in advance, so that it costs little
 // next to the SDK.
 func fakeNvim(r *os.File, w *os.File) {
@@ -67,6 +77,9 @@ func fakeNvim(r *os.File, w *os.File) {
 			continue
 		}
 		var result any
+		if m.Method == "nvim_call_function" {
+			result = 0
+		}
 		if m.Method == "nvim_call_atomic" && len(m.Params) == 1 && len(m.Params[0]) > 3 && m.Params[0][0] == 0xdc {
 			p := m.Params[0]
 			// An array16 header: the number of calls.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
@@ -29,14 +28,15 @@ func (e *EditorError) Error() string {
 	return fmt.Sprintf("%s(): %s", e.Fn, e.Msg)
 }
 
-// BatchError is returned by Batch when one of its calls failed. The calls
-// before it ran, and their results are in Results; the calls after it did
-// not run.
+// BatchError is returned by Plugin.Batch when one of its calls failed.
+// The calls before it ran, and their results are in Results (decoded as
+// Call decodes them) as well as in their Into pointers; the calls after
+// it did not run.
 type BatchError struct {
-	Index   int // the failed call, counting from 0
-	Fn      string
-	Results []any // the results of the calls before Index
-	Err     error // the editor's error
+	Index   int    // the failed call, counting from 0
+	Fn      string // the editor function that failed; empty for Cmd and Eval
+	Results []any  // the results of the calls before Index
+	Err     error  // the editor's error, an *EditorError
 }
 
 func (e *BatchError) Error() string {
@@ -44,24 +44,6 @@ func (e *BatchError) Error() string {
 }
 
 func (e *BatchError) Unwrap() error { return e.Err }
-
-// BatchCall is one call in a Batch. Build it with C.
-type BatchCall struct {
-	Fn   string
-	Args []any
-}
-
-// C returns a BatchCall of fn with args.
-func C(fn string, args ...any) BatchCall { return BatchCall{Fn: fn, Args: args} }
-
-// hostCalls returns calls as the adapter's type, without copying them (a
-// copy of a 1000-call batch cost 15-30 µs, BENCHMARKS.md). The two types
-// have the same underlying type, which the conversion below checks at
-// compile time, so they have the same memory layout.
-func hostCalls(calls []BatchCall) []host.Call {
-	_ = host.Call(BatchCall{})
-	return unsafe.Slice((*host.Call)(unsafe.Pointer(unsafe.SliceData(calls))), len(calls))
-}
 
 // editorErr turns the adapter's errors for a call of fn into the SDK's:
 // the editor's into an *EditorError, an argument that cannot be sent into
@@ -191,14 +173,22 @@ func (p *Plugin) itemErr(name string, err error) error {
 // several lines, use Exec, which runs them as a script. An error that the
 // command raised is an *EditorError whose Msg is the editor's message.
 func (p *Plugin) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
-	if n := strings.Count(cmd, "\n"); n > 0 {
-		return fmt.Errorf("Cmd runs one Ex command, and this one has %d lines: use Exec to run several lines", n+1)
+	if err := cmdLines(cmd); err != nil {
+		return err
 	}
 	if vars == nil {
 		vars = map[string]any{}
 	}
 	_, err := p.ed.Call(ctx, protocol.FuncCmd, []any{cmd, vars})
 	return p.runtimeErr(protocol.FuncCmd, err, "the command", "vars")
+}
+
+// cmdLines refuses a cmd for Cmd that holds a line break.
+func cmdLines(cmd string) error {
+	if n := strings.Count(cmd, "\n"); n > 0 {
+		return fmt.Errorf("Cmd runs one Ex command, and this one has %d lines: use Exec to run several lines", n+1)
+	}
+	return nil
 }
 
 // Exec runs lines as a Vim script, as :source runs a file that holds
@@ -243,36 +233,6 @@ func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (an
 func (p *Plugin) Redraw(ctx context.Context, force bool) error {
 	_, err := p.ed.Call(ctx, protocol.FuncRedraw, []any{force})
 	return p.runtimeErr(protocol.FuncRedraw, err)
-}
-
-// Batch runs calls in the editor in one round trip, in order, and returns
-// their results. If a call fails, the ones after it do not run, and the
-// error is a *BatchError that holds the results so far; the returned slice
-// holds them too. Both editors behave the same.
-func (p *Plugin) Batch(ctx context.Context, calls ...BatchCall) ([]any, error) {
-	raws, err := p.ed.Batch(ctx, hostCalls(calls))
-	results := make([]any, len(raws))
-	for i, r := range raws {
-		if derr := p.codec.Unmarshal(r, &results[i]); derr != nil {
-			p.log.Warn("a result does not decode", "fn", calls[i].Fn, "err", derr)
-			return results[:i], fmt.Errorf("batch call %d, %w", i, resultErr(calls[i].Fn, derr))
-		}
-	}
-	if err != nil {
-		var be *host.BatchError
-		if errors.As(err, &be) {
-			p.logEditorError(be.Fn, be.Msg, be.Full)
-			return results, &BatchError{Index: be.Index, Fn: be.Fn, Results: results,
-				Err: &EditorError{Fn: be.Fn, Msg: be.Msg}}
-		}
-		var ae *host.ArgError
-		if errors.As(err, &ae) {
-			p.logArgError(ae)
-			return results, errors.New(ae.Error()) // "batch call 1, F(): argument 2: ..."
-		}
-		return results, err
-	}
-	return results, nil
 }
 
 // Dispatch calls method of another Vigor plugin, through the editor, as

@@ -45,28 +45,34 @@ func ExamplePlugin_Handle() {
 	})
 }
 
-// C builds the calls of a Batch, which runs them in the editor in one
-// round trip: results, err := p.Batch(ctx, calls...).
-func ExampleC() {
-	calls := []vigor.BatchCall{
-		vigor.C("setline", 1, "first"),
-		vigor.C("append", 1, []string{"second", "third"}),
-		vigor.C("line", "$"),
-	}
-	for _, c := range calls {
-		fmt.Println(c.Fn, c.Args)
-	}
-	// Output:
-	// setline [1 first]
-	// append [1 [second third]]
-	// line [$]
+// Batch sends the calls that its record func makes in one round trip.
+// Inside it, a function that returns a value returns the zero value: pass
+// b.Into(&v) as the Caller to receive the value once the batch has run.
+func ExamplePlugin_Batch() {
+	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("fill", func(ctx context.Context, lines []string) (int, error) {
+			var last int
+			err := p.Batch(ctx, func(b *vigor.Batch) error {
+				if err := b.CallInto(ctx, nil, "setline", 1, lines); err != nil {
+					return err
+				}
+				if err := b.Cmd(ctx, "normal! G", nil); err != nil {
+					return err
+				}
+				_, err := vigor.CallAs[int](ctx, b.Into(&last), "line", "$")
+				return err
+			})
+			return last, err
+		})
+		return nil
+	})
 }
 
 // A failed Batch returns a *BatchError: which call failed, the results of
 // the calls before it, and the editor's error.
 func ExampleBatchError() {
-	// What p.Batch(ctx, vigor.C("line", "$"), vigor.C("Nope")) returns
-	// when Nope does not exist.
+	// What a batch of line("$") and Nope() returns when Nope does not
+	// exist.
 	var err error = &vigor.BatchError{
 		Index:   1,
 		Fn:      "Nope",

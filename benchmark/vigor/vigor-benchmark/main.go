@@ -69,13 +69,15 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
-	calls := make([]vigor.BatchCall, o.Count)
-	for i := range calls {
-		calls[i] = vigor.C(discard, data)
-	}
 	batch, err := bench(ctx, p, o, "vigor.Plugin.Batch()", width, func() error {
-		_, err := p.Batch(ctx, calls...)
-		return err
+		return p.Batch(ctx, func(b *vigor.Batch) error {
+			for i := 0; i < o.Count; i++ {
+				if err := b.CallInto(ctx, nil, discard, data); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -85,7 +87,7 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 	lines := benchstat.Info(o.Size, o.Count, o.N)
 	lines = append(lines, callRes.Lines("vigor call()")...)
 	lines = append(lines, batchRes.Lines("vigor batch()")...)
-	if _, err := p.Batch(ctx, vigor.C("setline", 1, lines), vigor.C("vigor_benchmark#redraw")); err != nil {
+	if err := show(ctx, p, lines); err != nil {
 		return nil, err
 	}
 	return map[string]any{"call": callRes, "batch": batchRes, "lines": lines}, nil
@@ -112,13 +114,22 @@ func bench(ctx context.Context, p *vigor.Plugin, o Options, title string, width 
 		}
 		if o.Progress {
 			line := fmt.Sprintf("Benchmarking '%s' ...", title)
-			if _, err := p.Batch(ctx, vigor.C("setline", 1, []string{line, progressBar(i+1, o.N, width)}),
-				vigor.C("vigor_benchmark#redraw")); err != nil {
+			if err := show(ctx, p, []string{line, progressBar(i+1, o.N, width)}); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return samples, nil
+}
+
+// show puts lines in the buffer and redraws, in one round trip.
+func show(ctx context.Context, p *vigor.Plugin, lines []string) error {
+	return p.Batch(ctx, func(b *vigor.Batch) error {
+		if err := b.CallInto(ctx, nil, "setline", 1, lines); err != nil {
+			return err
+		}
+		return b.CallInto(ctx, nil, "vigor_benchmark#redraw")
+	})
 }
 
 func progressBar(i, n, width int) string {

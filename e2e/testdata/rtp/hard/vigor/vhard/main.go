@@ -44,11 +44,16 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 				out[i], errs[i] = vigor.CallAs[int](ctx, p, "vhard#reenter", i, i*3)
 			}()
 		}
-		var batch []any
+		batch := make([]int, 2)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			batch, errs[n] = p.Batch(ctx, vigor.C("vhard#reenter", 100, 0), vigor.C("vhard#reenter", 200, 0))
+			errs[n] = p.Batch(ctx, func(b *vigor.Batch) error {
+				if err := b.CallInto(ctx, &batch[0], "vhard#reenter", 100, 0); err != nil {
+					return err
+				}
+				return b.CallInto(ctx, &batch[1], "vhard#reenter", 200, 0)
+			})
 		}()
 		wg.Wait()
 		for _, err := range errs {
@@ -56,9 +61,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 				return nil, err
 			}
 		}
-		for _, v := range batch {
-			out = append(out, int(v.(int64)))
-		}
+		out = append(out, batch...)
 		sort.Ints(out)
 		return out, nil
 	})

@@ -103,15 +103,20 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return p.Eval(ctx, expr, vars)
 	})
 	p.Handle("batch", func(ctx context.Context, calls [][]any) map[string]any {
-		bc := make([]vigor.BatchCall, len(calls))
-		for i, c := range calls {
-			fn, _ := c[0].(string)
-			bc[i] = vigor.C(fn, c[1:]...)
-		}
-		res, err := p.Batch(ctx, bc...)
+		res := make([]any, len(calls))
+		err := p.Batch(ctx, func(b *vigor.Batch) error {
+			for i, c := range calls {
+				fn, _ := c[0].(string)
+				if err := b.CallInto(ctx, &res[i], fn, c[1:]...); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 		out := map[string]any{"results": res, "index": -1, "error": ""}
 		var be *vigor.BatchError
 		if errors.As(err, &be) {
+			out["results"] = be.Results
 			out["index"] = be.Index
 			out["error"] = be.Error()
 			out["partial"] = be.Results

@@ -109,7 +109,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		case "cmd":
 			return nil, p.Cmd(ctx, "let g:n = l:n", map[string]any{"n": big})
 		case "batch":
-			return p.Batch(ctx, vigor.C("abs", 1), vigor.C("abs", big))
+			return batch(ctx, p, []any{"abs", 1}, []any{"abs", big})
 		}
 		return p.Call(ctx, "abs", big)
 	})
@@ -148,7 +148,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		case "eval":
 			_, err = p.Eval(ctx, arg, nil)
 		case "batch":
-			_, err = p.Batch(ctx, vigor.C("abs", 1), vigor.C(arg))
+			_, err = batch(ctx, p, []any{"abs", 1}, []any{arg})
 		}
 		var ee *vigor.EditorError
 		if errors.As(err, &ee) {
@@ -160,7 +160,22 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return "", fmt.Errorf("not an EditorError: %w", err)
 	})
 	p.Handle("batch", func(ctx context.Context, fn string, args []any) ([]any, error) {
-		return p.Batch(ctx, vigor.C("abs", -1), vigor.C(fn, args...))
+		return batch(ctx, p, []any{"abs", -1}, append([]any{fn}, args...))
 	})
 	return nil
+}
+
+// batch runs calls, each [fn, args...], in one batch and returns their
+// results.
+func batch(ctx context.Context, p *vigor.Plugin, calls ...[]any) ([]any, error) {
+	results := make([]any, len(calls))
+	err := p.Batch(ctx, func(b *vigor.Batch) error {
+		for i, c := range calls {
+			if err := b.Into(&results[i]).CallInto(ctx, nil, c[0].(string), c[1:]...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return results, err
 }

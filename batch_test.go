@@ -1,0 +1,314 @@
+package vigor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/protocol"
+)
+
+// batchAnswer returns a fake editor's answer func that runs batches (Vim's
+// protocol.FuncVimBatch, Neovim's nvim_call_atomic) call by call through
+// run, and other calls through run too. A batch stops at the first call
+// that fails, as the editors' do.
+func batchAnswer(run func(fn string, args []any) (any, string)) func(fn string, args []any) (any, string) {
+	return func(fn string, args []any) (any, string) {
+		if (fn != protocol.FuncVimBatch && fn != "nvim_call_atomic") || len(args) != 1 {
+			return run(fn, args)
+		}
+		results := []any{}
+		for i, c := range args[0].([]any) {
+			pair := c.([]any)
+			name, _ := pair[0].(string)
+			cargs, _ := pair[1].([]any)
+			if name == vimjson.FuncLegacy || name == "nvim_call_function" {
+				name, _ = cargs[0].(string)
+				cargs, _ = cargs[1].([]any)
+			}
+			res, msg := run(strings.TrimPrefix(name, "g:"), cargs)
+			if msg != "" {
+				if fn == "nvim_call_atomic" {
+					return []any{results, []any{i, 0, msg}}, ""
+				}
+				return []any{results, []any{i, msg}}, ""
+			}
+			results = append(results, res)
+		}
+		return []any{results, nil}, ""
+	}
+}
+
+// batchEditor starts a fake editor of kind whose batches run through run,
+// and returns it and its plugin, ready.
+func batchEditor(t *testing.T, kind string, run func(fn string, args []any) (any, string)) (*fakeEditor, *Plugin) {
+	t.Helper()
+	e := startServe(t, kind, serveOpts{answer: batchAnswer(run)}, func(ctx context.Context, p *Plugin) error { return nil })
+	e.ready()
+	return e, e.p()
+}
+
+// echoRun answers a call with its first argument, and an expression
+// with its l:a if it has one; Nope fails.
+func echoRun(fn string, args []any) (any, string) {
+	if fn == "Nope" {
+		return nil, "Vim(call):E117: Unknown function: Nope"
+	}
+	if fn == protocol.FuncEval {
+		if a, ok := args[1].(map[string]any)["a"]; ok {
+			return a, ""
+		}
+	}
+	if len(args) == 0 {
+		return 0, ""
+	}
+	return args[0], ""
+}
+
+// The calls recorded through a Batch, its Into Callers and CallAs go to
+// the editor in one call, in order, and the result pointers are filled in.
+func TestBatchRecords(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var n int
+		var s string
+		var words []string
+		var evaled int
+		err := p.Batch(ctx, func(b *Batch) error {
+			if b.Meta() != p.Meta() {
+				t.Errorf("Meta() = %v, want %v", b.Meta(), p.Meta())
+			}
+			if err := b.CallInto(ctx, &n, "abs", 7); err != nil {
+				return err
+			}
+			v, err := CallAs[string](ctx, b.Into(&s), "toupper", "x")
+			if err != nil || v != "" {
+				return fmt.Errorf("CallAs in a batch = %q, %v; want the zero value", v, err)
+			}
+			if err := b.Cmd(ctx, "let g:x = 1", nil); err != nil {
+				return err
+			}
+			if err := b.EvalInto(ctx, &evaled, "l:a", map[string]any{"a": 3}); err != nil {
+				return err
+			}
+			return b.CallInto(ctx, &words, "split", []string{"a", "b"})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "n", n, 7)
+		checkEqual(t, "s", s, "x")
+		checkEqual(t, "evaled", evaled, 3)
+		checkEqual(t, "words", words, []string{"a", "b"})
+		c := e.next()
+		wantFn := protocol.FuncVimBatch
+		if kind == "nvim" {
+			wantFn = "nvim_call_atomic"
+		}
+		if c.fn != wantFn || len(c.args) != 1 || len(c.args[0].([]any)) != 5 {
+			t.Fatalf("the editor got %v, want one %s of 5 calls", c, wantFn)
+		}
+	})
+}
+
+// A call that fails stops the batch: a *BatchError with its index, the
+// results before it, in Results and in their pointers, and no call after
+// it. A Cmd or Eval that fails has no Fn.
+func TestBatchError(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		_, p := batchEditor(t, kind, func(fn string, args []any) (any, string) {
+			if fn == protocol.FuncCmd {
+				return nil, "Vim(echo):E121: Undefined variable: x"
+			}
+			return echoRun(fn, args)
+		})
+		ctx := context.Background()
+		first, after := 0, -1
+		err := p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, &first, "abs", 5)
+			_ = b.CallInto(ctx, nil, "Nope")
+			return b.CallInto(ctx, &after, "abs", 6)
+		})
+		var be *BatchError
+		if !errors.As(err, &be) {
+			t.Fatalf("err = %v, want a *BatchError", err)
+		}
+		checkEqual(t, "the error", err.Error(), "batch call 1: Nope(): Vim(call):E117: Unknown function: Nope")
+		checkEqual(t, "Index, Fn, Results", []any{be.Index, be.Fn, be.Results}, []any{1, "Nope", []any{int64(5)}})
+		var ee *EditorError
+		if !errors.As(err, &ee) || ee.Fn != "Nope" {
+			t.Fatalf("Err = %#v, want an *EditorError of Nope", be.Err)
+		}
+		checkEqual(t, "first, after", []int{first, after}, []int{5, -1})
+
+		err = p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, nil, "abs", 5)
+			return b.Cmd(ctx, "echo x", nil)
+		})
+		if !errors.As(err, &be) {
+			t.Fatalf("err = %v, want a *BatchError", err)
+		}
+		checkEqual(t, "the error", err.Error(), "batch call 1: Vim(echo):E121: Undefined variable: x")
+		checkEqual(t, "Fn", be.Fn, "")
+	})
+}
+
+// A result that does not fit its pointer names the call; the others are
+// filled in.
+func TestBatchResultDoesNotFit(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		_, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var n, m int
+		var s string
+		err := p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, &n, "toupper", "x")
+			_ = b.EvalInto(ctx, &s, "1", nil)
+			return b.CallInto(ctx, &m, "abs", 2)
+		})
+		checkEqual(t, "the error", fmt.Sprint(err), `batch call 0, toupper(): the result: expected a Number, got a String ("x")`)
+		checkEqual(t, "m", m, 2)
+		err = p.Batch(ctx, func(b *Batch) error { return b.EvalInto(ctx, &n, "'x'", nil) })
+		checkEqual(t, "the error", fmt.Sprint(err), `batch call 0, the expression: the result: expected a Number, got a String ("'x'")`)
+	})
+}
+
+// What cannot be recorded or sent fails with an error that names the
+// call, and nothing is sent: a result that is not a pointer, a Cmd of
+// several lines, an argument the editor cannot take, an error from
+// record. A batch without calls is not sent either.
+func TestBatchNotSent(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var n int
+		checkEqual(t, "no pointer", fmt.Sprint(p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, nil, "abs", 1)
+			_ = b.CallInto(ctx, n, "abs", 1) // the error is kept, though record drops it
+			return nil
+		})), "batch call 1, abs(): the result must go to a non-nil pointer, not int")
+		checkEqual(t, "nil pointer", fmt.Sprint(p.Batch(ctx, func(b *Batch) error {
+			return b.EvalInto(ctx, (*int)(nil), "1", nil)
+		})), "batch call 0, the expression: the result must go to a non-nil pointer, not *int")
+		checkEqual(t, "cmd of 2 lines", fmt.Sprint(p.Batch(ctx, func(b *Batch) error {
+			return b.Cmd(ctx, "a\nb", nil)
+		})), "Cmd runs one Ex command, and this one has 2 lines: use Exec to run several lines")
+		checkEqual(t, "record's error", fmt.Sprint(p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, nil, "abs", 1)
+			return errors.New("no")
+		})), "no")
+		checkEqual(t, "empty", p.Batch(ctx, func(b *Batch) error { return nil }), nil)
+		checkEqual(t, "an argument", fmt.Sprint(p.Batch(ctx, func(b *Batch) error {
+			_ = b.CallInto(ctx, nil, "abs", 1)
+			return b.CallInto(ctx, nil, "abs", 1, make(chan int))
+		})), "batch call 1, abs(): argument 2: a chan int cannot be sent to the editor")
+		if err := p.Batch(ctx, func(b *Batch) error {
+			return b.Cmd(ctx, "echo l:f", map[string]any{"f": func() {}})
+		}); err == nil || !strings.HasPrefix(err.Error(), "batch call 0, vars: ") {
+			t.Errorf("a var: %v, want batch call 0, vars: ...", err)
+		}
+		// None of these reached the editor: the next call is this one.
+		if _, err := p.Call(ctx, "abs", 9); err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "the next call", e.next(), editorCall{fn: "abs", args: []any{int64(9)}, request: true})
+	})
+}
+
+// A Batch used after its record func returned, or by two goroutines at
+// once, fails with an error that says so.
+func TestBatchMisuse(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		_, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var kept *Batch
+		var into Caller
+		if err := p.Batch(ctx, func(b *Batch) error {
+			kept, into = b, b.Into(new(int))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		const after = "Batch: used after its record func returned: make the calls inside record, or start another batch"
+		checkEqual(t, "CallInto after", fmt.Sprint(kept.CallInto(ctx, nil, "abs", 1)), after)
+		checkEqual(t, "Cmd after", fmt.Sprint(kept.Cmd(ctx, "", nil)), after)
+		checkEqual(t, "Into after", fmt.Sprint(into.EvalInto(ctx, nil, "1", nil)), after)
+		checkEqual(t, "RunBatch after", fmt.Sprint(RunBatch(ctx, kept, func(b *Batch) error {
+			return b.CallInto(ctx, nil, "abs", 1)
+		})), after)
+
+		err := p.Batch(ctx, func(b *Batch) error {
+			b.state.Store(batchBusy) // another goroutine's call is being recorded
+			err := b.CallInto(ctx, nil, "abs", 1)
+			b.state.Store(batchOpen)
+			return err
+		})
+		checkEqual(t, "at once", fmt.Sprint(err), errBatchShared.Error())
+		err = p.Batch(ctx, func(b *Batch) error {
+			b.state.Store(batchBusy)
+			_ = b.CallInto(ctx, nil, "abs", 1)
+			b.state.Store(batchOpen)
+			return nil // the clash is kept, though record drops it
+		})
+		checkEqual(t, "at once, dropped", fmt.Sprint(err), errBatchShared.Error())
+	})
+}
+
+// RunBatch with a Batch (or a Caller from Into) records into it: nested
+// batches are one round trip. With a Plugin it is Plugin.Batch.
+func TestRunBatchNests(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		helper := func(c Caller, into *int) error {
+			return RunBatch(ctx, c, func(b *Batch) error {
+				_ = b.CallInto(ctx, nil, "abs", 1)
+				return b.CallInto(ctx, into, "abs", 2)
+			})
+		}
+		var a, b2, c int
+		err := RunBatch(ctx, p, func(b *Batch) error {
+			if err := helper(b, &a); err != nil {
+				return err
+			}
+			if err := helper(b.Into(new(int)), &b2); err != nil {
+				return err
+			}
+			return b.CallInto(ctx, &c, "abs", 3)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "results", []int{a, b2, c}, []int{2, 2, 3})
+		call := e.next()
+		if len(call.args) != 1 || len(call.args[0].([]any)) != 5 {
+			t.Fatalf("the editor got %v, want one batch of 5 calls", call)
+		}
+		checkEqual(t, "another Caller", fmt.Sprint(RunBatch(ctx, otherCaller{}, func(*Batch) error { return nil })),
+			"RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a vigor.otherCaller")
+	})
+}
+
+// Into's pointer takes the result of the next call only.
+func TestBatchIntoNextCall(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		_, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var first, second int
+		err := p.Batch(ctx, func(b *Batch) error {
+			c := b.Into(&first)
+			_ = c.CallInto(ctx, &second, "abs", 1)
+			return c.CallInto(ctx, &second, "abs", 2)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "first, second", []int{first, second}, []int{1, 2})
+	})
+}
+
+type otherCaller struct{ Caller }
