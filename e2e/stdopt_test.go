@@ -213,3 +213,78 @@ func TestStdOptAvailability(t *testing.T) {
 			"[vigor] stdopt.opt: ", ".Reset: '", " option; ", " does not have it")
 	})
 }
+
+// optSteps writes steps for the fixture's batch handler: each is a name, a
+// method and its arguments.
+func optSteps(steps ...[]any) string {
+	var out []string
+	for _, s := range steps {
+		var parts []string
+		for _, a := range s {
+			parts = append(parts, vimLiteral(a))
+		}
+		out = append(out, "["+strings.Join(parts, ", ")+"]")
+	}
+	return "vigor#request('stdopt', 'batch', [[" + strings.Join(out, ", ") + "]])"
+}
+
+// The same methods inside a batch: they are recorded and run in one round
+// trip, return the zero value inside the batch, and give their typed
+// results through b.Into; a value the option refuses fails the batch at
+// that call, and an option of the other editor fails before anything is
+// sent.
+func TestStdOptBatch(t *testing.T) {
+	each(t, stdoptRepo(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "stdopt")
+		ed.MustExec(t, `let g:w1 = win_getid() | split | let g:w2 = win_getid() | call win_gotoid(g:w1)`)
+		ed.MustExec(t, `let g:b2 = bufadd('stdopt-batch') | call bufload(g:b2)`)
+		w2 := int(ed.MustEval(t, `g:w2`).(int64))
+		b2 := int(ed.MustEval(t, `g:b2`).(int64))
+		got := ed.MustEval(t, optSteps(
+			[]any{"opt.Tabstop", "SetLocal", 3},
+			[]any{"opt.Tabstop", "Get"},
+			[]any{"opt.Tabstop", "GetGlobal"},
+			[]any{"opt.Expandtab", "SetLocal", true},
+			[]any{"opt.Expandtab", "Get"},
+			[]any{"opt.Selection", "Set", "exclusive"},
+			[]any{"opt.Selection", "Get"},
+			[]any{"opt.Numberwidth", "SetWindow", w2, 7},
+			[]any{"opt.Numberwidth", "GetWindow", w2},
+			[]any{"opt.Commentstring", "SetBuffer", b2, "# %s"},
+			[]any{"opt.Commentstring", "GetBuffer", b2},
+			[]any{"opt.Scrolloff", "SetLocal", 4},
+			[]any{"opt.Scrolloff", "HasLocal"},
+			[]any{"opt.Scrolloff", "UnsetLocal"},
+			[]any{"opt.Scrolloff", "HasLocal"},
+			[]any{"opt.Selection", "Reset"},
+		)).(map[string]any)
+		mustEqual(t, ed, "error", got["error"], "")
+		mustEqual(t, ed, "inside the batch", got["inside"], []any{nil, int64(0), int64(0), nil, false, nil, "", nil, int64(0), nil, "", nil, false, nil, false, nil})
+		mustEqual(t, ed, "results", got["results"], []any{nil, int64(3), int64(8), nil, true, nil, "exclusive", nil, int64(7), nil, "# %s", nil, true, nil, false, nil})
+		mustEqual(t, ed, "after the batch", ed.MustEval(t, `[&l:ts, &l:et, &sel, getwinvar(g:w2, '&nuw'), &l:so]`),
+			[]any{int64(3), int64(1), "inclusive", int64(7), int64(-1)})
+
+		// The second call fails: the first ran, the third did not. (Not
+		// 'tabstop': Vim sets it to 8 when it refuses a value.)
+		got = ed.MustEval(t, optSteps(
+			[]any{"opt.Selection", "Set", "exclusive"},
+			[]any{"opt.Selection", "Set", "bogus"},
+			[]any{"opt.Selection", "Set", "old"},
+		)).(map[string]any)
+		if e := got["error"].(string); !strings.HasPrefix(e, "batch call 1: ") || !strings.Contains(e, "E474") {
+			t.Fatalf("%s: batch error %q", ed.Kind, e)
+		}
+		mustEqual(t, ed, "failing index", got["index"], int64(1))
+		mustEqual(t, ed, "partial results", got["partial"], []any{nil})
+		mustEqual(t, ed, "after the failed batch", ed.MustEval(t, `&sel`), "exclusive")
+		ed.MustExec(t, `set ts=4`)
+
+		// An option of the other editor: nothing is sent.
+		other := map[string]string{"vim": "nvimopt.Winbar", "nvim": "vimopt.Compatible"}[ed.Kind]
+		got = ed.MustEval(t, optSteps([]any{"opt.Tabstop", "Set", 6}, []any{other, "Get"})).(map[string]any)
+		if e := got["error"].(string); !strings.HasPrefix(e, other+".Get: '") || !strings.HasSuffix(e, " does not have it") {
+			t.Fatalf("%s: batch error %q", ed.Kind, e)
+		}
+		mustEqual(t, ed, "after the refused batch", ed.MustEval(t, `&ts`), int64(4))
+	})
+}

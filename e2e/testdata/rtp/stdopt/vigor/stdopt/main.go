@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync/atomic"
@@ -86,7 +87,62 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		}
 		return map[string]any{"error": msg, "calls": n.Load()}
 	})
+	// batch runs steps, each [name, method, args...], in one batch: a
+	// method that returns a value gets b.Into a pointer of its type. It
+	// returns the values the methods returned inside the batch (the zero
+	// values), the results once the batch has run, and the error's text,
+	// failing index and partial results.
+	p.Handle("batch", func(ctx context.Context, steps [][]any) (map[string]any, error) {
+		inside := make([]any, len(steps))
+		ptrs := make([]reflect.Value, len(steps))
+		err := p.Batch(ctx, func(b *vigor.Batch) error {
+			for i, s := range steps {
+				name, _ := s[0].(string)
+				method, _ := s[1].(string)
+				var c vigor.Caller = b
+				if t, ok := returnType(opts, name, method); ok {
+					ptrs[i] = reflect.New(t)
+					c = b.Into(ptrs[i].Interface())
+				}
+				v, err := call(ctx, c, opts, name, method, s[2:])
+				if err != nil {
+					return err
+				}
+				inside[i] = v
+			}
+			return nil
+		})
+		results := make([]any, len(steps))
+		for i, p := range ptrs {
+			if p.IsValid() {
+				results[i] = p.Elem().Interface()
+			}
+		}
+		out := map[string]any{"inside": inside, "results": results, "error": "", "index": -1, "partial": []any{}}
+		var be *vigor.BatchError
+		if errors.As(err, &be) {
+			out["index"], out["partial"] = be.Index, be.Results
+		}
+		if err != nil {
+			out["error"] = err.Error()
+		}
+		return out, nil
+	})
 	return nil
+}
+
+// returnType is the type of the value that method of opts[name] returns,
+// if it returns one.
+func returnType(opts map[string]any, name, method string) (reflect.Type, bool) {
+	o, ok := opts[name]
+	if !ok {
+		return nil, false
+	}
+	m := reflect.ValueOf(o).MethodByName(method)
+	if !m.IsValid() || m.Type().NumOut() != 2 {
+		return nil, false
+	}
+	return m.Type().Out(0), true
 }
 
 // call calls the method of opts[name] through c, with args converted to
