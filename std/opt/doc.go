@@ -38,16 +38,19 @@
 //     window ID.
 //   - GlobalOrBuffer and GlobalOrWindow (global-local options, :help
 //     global-local: a global value that a buffer or window may override):
-//     Get (the value in effect), Set, Reset, GetGlobal, SetGlobal,
+//     Get (the value in effect), Set and Reset (the global value, removing
+//     the current buffer's or window's local value), GetGlobal, SetGlobal,
 //     SetLocal, HasLocal (whether there is a local value), UnsetLocal
 //     (remove it), and GetBuffer and SetBuffer, or GetWindow and SetWindow.
 //
 // A global-local option's local value, when it has none, reads as -1 (a
 // Number or a Boolean; 'undolevels' -123456) or as an empty String in both
 // editors; Get and GetBuffer/GetWindow return the value in effect instead,
-// and HasLocal says which it is. UnsetLocal sets the local value to that
-// mark itself, because :set {option}< does not do it in Vim 9.0 for a
-// Number or a Boolean (it copies the global value). SetBuffer and
+// and HasLocal says which it is. UnsetLocal, Set and Reset set the local
+// value to that mark themselves, so that both editors end the same: for a
+// Number or a Boolean, Vim 9.0's :set {option}<, :set and :set {option}&
+// copy the global value into the local value, where Neovim removes it.
+// SetBuffer and
 // SetWindow set the local value in that buffer or window (setbufvar(),
 // setwinvar()), also when it is not the current one.
 //

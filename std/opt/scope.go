@@ -275,14 +275,16 @@ func (o GlobalOrBuffer[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "Get", "&"+o.Name, nil)
 }
 
-// Set sets the value, as :set does.
+// Set sets the global value and removes the current buffer's local
+// value, so that the new value is in effect there.
 func (o GlobalOrBuffer[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "Set", "", v)
+	return o.cmd(ctx, c, "Set", "let &g:"+o.Name+" = l:v | "+o.unsetLocal(), map[string]any{"v": v})
 }
 
-// Reset sets the value to the default, as :set {option}& does.
+// Reset sets the global value to the default and removes the current
+// buffer's local value.
 func (o GlobalOrBuffer[T]) Reset(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "Reset", "set "+o.Name+"&", nil)
+	return o.cmd(ctx, c, "Reset", "set "+o.Name+"& | "+o.unsetLocal(), nil)
 }
 
 // HasLocal reports whether the current buffer has a local value.
@@ -298,7 +300,7 @@ func (o GlobalOrBuffer[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) er
 // UnsetLocal removes the current buffer's local value, so that the global
 // value applies.
 func (o GlobalOrBuffer[T]) UnsetLocal(ctx context.Context, c vigor.Caller) error {
-	return unsetLocal(ctx, c, o.Option)
+	return o.cmd(ctx, c, "UnsetLocal", o.unsetLocal(), nil)
 }
 
 // GetGlobal returns the global value.
@@ -333,14 +335,16 @@ func (o GlobalOrWindow[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "Get", "&"+o.Name, nil)
 }
 
-// Set sets the value, as :set does.
+// Set sets the global value and removes the current window's local
+// value, so that the new value is in effect there.
 func (o GlobalOrWindow[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "Set", "", v)
+	return o.cmd(ctx, c, "Set", "let &g:"+o.Name+" = l:v | "+o.unsetLocal(), map[string]any{"v": v})
 }
 
-// Reset sets the value to the default, as :set {option}& does.
+// Reset sets the global value to the default and removes the current
+// window's local value.
 func (o GlobalOrWindow[T]) Reset(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "Reset", "set "+o.Name+"&", nil)
+	return o.cmd(ctx, c, "Reset", "set "+o.Name+"& | "+o.unsetLocal(), nil)
 }
 
 // HasLocal reports whether the current window has a local value.
@@ -356,7 +360,7 @@ func (o GlobalOrWindow[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) er
 // UnsetLocal removes the current window's local value, so that the global
 // value applies.
 func (o GlobalOrWindow[T]) UnsetLocal(ctx context.Context, c vigor.Caller) error {
-	return unsetLocal(ctx, c, o.Option)
+	return o.cmd(ctx, c, "UnsetLocal", o.unsetLocal(), nil)
 }
 
 // GetGlobal returns the global value.
@@ -387,9 +391,10 @@ func hasLocal(ctx context.Context, c vigor.Caller, o Option) (bool, error) {
 	return get[bool](ctx, c, o, "HasLocal", "&l:"+o.Name+" !=# "+o.NoLocal, nil)
 }
 
-// unsetLocal sets the local value of o, a global-local option, to
-// o.NoLocal. Neither editor's :set {option}< does it for every type: Vim
-// 9.0 copies the global value into a Number or Boolean option instead.
-func unsetLocal(ctx context.Context, c vigor.Caller, o Option) error {
-	return o.cmd(ctx, c, "UnsetLocal", "let &l:"+o.Name+" = "+o.NoLocal, nil)
+// unsetLocal is the command that removes the local value of o, a
+// global-local option: it sets it to o.NoLocal. Vim 9.0's :set {option}<,
+// and its :set and :set {option}&, copy the global value into the local
+// value of a Number or Boolean option instead, where Neovim removes it.
+func (o Option) unsetLocal() string {
+	return "let &l:" + o.Name + " = " + o.NoLocal
 }
