@@ -28,7 +28,7 @@ import (
 
 // packages are the packages the generator writes, each to
 // std/<name>/options.go.
-var packages = []string{"opt", "vimopt", "nvimopt"}
+func packages() []string { return []string{"opt", "vimopt", "nvimopt"} }
 
 func main() {
 	vim := flag.String("vim", editor("VIGOR_TEST_VIM", "vim"), "the Vim to read")
@@ -54,7 +54,7 @@ func run(ctx context.Context, vim, nvim, root string) error {
 	if err != nil {
 		return err
 	}
-	for _, pkg := range packages {
+	for _, pkg := range packages() {
 		if err := os.WriteFile(outPath(root, pkg), files[pkg], 0o644); err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func generate(ctx context.Context, vim, nvim string) (map[string][]byte, *model,
 		return nil, nil, err
 	}
 	files := map[string][]byte{}
-	for _, pkg := range packages {
+	for _, pkg := range packages() {
 		if files[pkg], err = render(m, pkg); err != nil {
 			return nil, nil, err
 		}

@@ -224,7 +224,7 @@ func TestRenderGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, pkg := range packages {
+	for _, pkg := range packages() {
 		got, err := render(m, pkg)
 		if err != nil {
 			t.Fatal(err)
@@ -271,7 +271,7 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	if m.VimVersion != "9.0.1378" || m.NvimVersion != "0.11.4" {
 		t.Fatalf("the editors are Vim %s and Neovim %s, not the pinned Vim 9.0.1378 and Neovim 0.11.4", m.VimVersion, m.NvimVersion)
 	}
-	for _, pkg := range packages {
+	for _, pkg := range packages() {
 		path := outPath("../../..", pkg)
 		committed, err := os.ReadFile(path)
 		if err != nil {
@@ -306,7 +306,7 @@ func publishedCounts(m *model) map[string][]string {
 // of the committed code.
 func TestCountsPublished(t *testing.T) {
 	var m model
-	for _, pkg := range packages {
+	for _, pkg := range packages() {
 		src, err := os.ReadFile(outPath("../../..", pkg))
 		if err != nil {
 			t.Fatal(err)

@@ -27,8 +27,6 @@ type model struct {
 	Disagree                []string  // how the common options differ between the editors, one line each
 }
 
-var goTypes = map[string]string{"boolean": "bool", "number": "int", "string": "string"}
-
 // build sorts the facts into the three packages. Where the editors
 // disagree on a common option it uses what works on both: a String when
 // one editor's option is a Number and the other's a String (a Number
@@ -62,7 +60,7 @@ func build(f *facts) (*model, error) {
 		if live.String != (d.Type == "string") {
 			return nil, fmt.Errorf("vim: '%s' is documented as a %s but its value is not", d.Name, d.Type)
 		}
-		o := option{Name: d.Name, Short: d.Short, Type: goTypes[d.Type], Scope: d.Scope, Editor: "vim", NoLocal: live.NoLocal}
+		o := option{Name: d.Name, Short: d.Short, Type: goType(d.Type), Scope: d.Scope, Editor: "vim", NoLocal: live.NoLocal}
 		n, common := nvim[d.Name]
 		if !common {
 			if o.Scope == noScope {
@@ -87,7 +85,7 @@ func build(f *facts) (*model, error) {
 			}
 			continue
 		}
-		o := option{Name: n.Name, Short: n.Short, Type: goTypes[n.Type], Scope: n.Scope, Editor: "nvim", NoLocal: f.NvimNoLocal[n.Name]}
+		o := option{Name: n.Name, Short: n.Short, Type: goType(n.Type), Scope: n.Scope, Editor: "nvim", NoLocal: f.NvimNoLocal[n.Name]}
 		if d, ok := missing[n.Name]; ok {
 			o.Note = "Vim documents it too, but the pinned Vim does not have it (" + missingReason(d) + ")."
 		}
@@ -150,9 +148,27 @@ func nvimReason(f *facts, name string) string {
 	return "; Neovim: does not have it"
 }
 
-// typeWord is Vim's word for a type of options.txt.
+// goType is the Go type of an option of type t ("boolean", "number" or
+// "string", as both editors' sources say).
+func goType(t string) string {
+	switch t {
+	case "boolean":
+		return "bool"
+	case "number":
+		return "int"
+	}
+	return "string"
+}
+
+// typeWord is Vim's word for an option type of the sources.
 func typeWord(t string) string {
-	return map[string]string{"boolean": "Boolean", "number": "Number", "string": "String"}[t]
+	switch t {
+	case "boolean":
+		return "Boolean"
+	case "number":
+		return "Number"
+	}
+	return "String"
 }
 
 // missingReason says why the pinned Vim lacks d.

@@ -7,11 +7,15 @@ import (
 	"strings"
 )
 
-// The identifiers that package opt declares besides its options: an
-// option whose Go name is one of them is an error, for a person to name.
-var optDeclared = map[string]bool{
-	"Value": true, "Option": true, "Global": true, "BufferLocal": true,
-	"WindowLocal": true, "GlobalOrBuffer": true, "GlobalOrWindow": true,
+// optDeclared reports whether package opt declares name besides its
+// options: an option whose Go name is one of them is an error, for a
+// person to name.
+func optDeclared(name string) bool {
+	switch name {
+	case "Value", "Option", "Global", "BufferLocal", "WindowLocal", "GlobalOrBuffer", "GlobalOrWindow":
+		return true
+	}
+	return false
 }
 
 // goName is an option's Go name: its long name with the first letter
@@ -56,7 +60,7 @@ func render(m *model, pkg string) ([]byte, error) {
 	b.WriteString("var (\n")
 	for _, o := range list {
 		name := goName(o.Name)
-		if pkg == "opt" && optDeclared[name] {
+		if pkg == "opt" && optDeclared(name) {
 			return nil, fmt.Errorf("'%s': its Go name %s is taken in package opt", o.Name, name)
 		}
 		short := ""
@@ -87,7 +91,13 @@ func render(m *model, pkg string) ([]byte, error) {
 	return src, nil
 }
 
-// vimType is Vim's word for the type of a Go type of the generator.
-func vimType(goType string) string {
-	return map[string]string{"bool": "Boolean", "int": "Number", "string": "String"}[goType]
+// vimType is Vim's word for the type of an option whose Go type is t.
+func vimType(t string) string {
+	switch t {
+	case "bool":
+		return "Boolean"
+	case "int":
+		return "Number"
+	}
+	return "String"
 }
