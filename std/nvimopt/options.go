@@ -7,16 +7,16 @@ import "github.com/vigorvim/vigor/std/opt"
 // The 31 options that Neovim 0.11.4 has and Vim 9.0.1378 does not.
 var (
 	// Channel is the option 'channel': a Number, local to buffer. See :help 'channel'.
-	Channel = opt.BufferLocal[int]{Option: opt.Option{Name: "channel", Editor: "nvim"}}
+	Channel = opt.BufferLocal[int]{Local: opt.Local[int]{Option: opt.Option{Name: "channel", Editor: "nvim"}}}
 	// Clipboard is the option 'clipboard' ('cb'): a String, global. See :help 'clipboard'.
 	// Vim documents it too, but the pinned Vim does not have it (needs +xterm_clipboard).
 	Clipboard = opt.Global[string]{Option: opt.Option{Name: "clipboard", Short: "cb", Editor: "nvim"}}
 	// Completeitemalign is the option 'completeitemalign' ('cia'): a String, global. See :help 'completeitemalign'.
 	Completeitemalign = opt.Global[string]{Option: opt.Option{Name: "completeitemalign", Short: "cia", Editor: "nvim"}}
 	// Eventignorewin is the option 'eventignorewin' ('eiw'): a String, local to window. See :help 'eventignorewin'.
-	Eventignorewin = opt.WindowLocal[string]{Option: opt.Option{Name: "eventignorewin", Short: "eiw", Editor: "nvim"}}
+	Eventignorewin = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "eventignorewin", Short: "eiw", Editor: "nvim"}}}
 	// Findfunc is the option 'findfunc' ('ffu'): a String, global or local to buffer. See :help 'findfunc'.
-	Findfunc = opt.GlobalOrBuffer[string]{Option: opt.Option{Name: "findfunc", Short: "ffu", Editor: "nvim", NoLocal: "''"}}
+	Findfunc = opt.GlobalOrBuffer[string]{GlobalLocal: opt.GlobalLocal[string]{Option: opt.Option{Name: "findfunc", Short: "ffu", Editor: "nvim", NoLocal: "''"}}}
 	// Guifont is the option 'guifont' ('gfn'): a String, global. See :help 'guifont'.
 	// Vim documents it too, but the pinned Vim does not have it (not in this build).
 	Guifont = opt.Global[string]{Option: opt.Option{Name: "guifont", Short: "gfn", Editor: "nvim"}}
@@ -51,13 +51,13 @@ var (
 	// Redrawdebug is the option 'redrawdebug' ('rdb'): a String, global. See :help 'redrawdebug'.
 	Redrawdebug = opt.Global[string]{Option: opt.Option{Name: "redrawdebug", Short: "rdb", Editor: "nvim"}}
 	// Scrollback is the option 'scrollback' ('scbk'): a Number, local to buffer. See :help 'scrollback'.
-	Scrollback = opt.BufferLocal[int]{Option: opt.Option{Name: "scrollback", Short: "scbk", Editor: "nvim"}}
+	Scrollback = opt.BufferLocal[int]{Local: opt.Local[int]{Option: opt.Option{Name: "scrollback", Short: "scbk", Editor: "nvim"}}}
 	// Shada is the option 'shada' ('sd'): a String, global. See :help 'shada'.
 	Shada = opt.Global[string]{Option: opt.Option{Name: "shada", Short: "sd", Editor: "nvim"}}
 	// Shadafile is the option 'shadafile' ('sdf'): a String, global. See :help 'shadafile'.
 	Shadafile = opt.Global[string]{Option: opt.Option{Name: "shadafile", Short: "sdf", Editor: "nvim"}}
 	// Statuscolumn is the option 'statuscolumn' ('stc'): a String, local to window. See :help 'statuscolumn'.
-	Statuscolumn = opt.WindowLocal[string]{Option: opt.Option{Name: "statuscolumn", Short: "stc", Editor: "nvim"}}
+	Statuscolumn = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "statuscolumn", Short: "stc", Editor: "nvim"}}}
 	// Tabclose is the option 'tabclose' ('tcl'): a String, global. See :help 'tabclose'.
 	Tabclose = opt.Global[string]{Option: opt.Option{Name: "tabclose", Short: "tcl", Editor: "nvim"}}
 	// Termpastefilter is the option 'termpastefilter' ('tpf'): a String, global. See :help 'termpastefilter'.
@@ -68,13 +68,13 @@ var (
 	// Vim documents it too, but the pinned Vim does not have it (not in this build).
 	Winaltkeys = opt.Global[string]{Option: opt.Option{Name: "winaltkeys", Short: "wak", Editor: "nvim"}}
 	// Winbar is the option 'winbar' ('wbr'): a String, global or local to window. See :help 'winbar'.
-	Winbar = opt.GlobalOrWindow[string]{Option: opt.Option{Name: "winbar", Short: "wbr", Editor: "nvim", NoLocal: "''"}}
+	Winbar = opt.GlobalOrWindow[string]{GlobalLocal: opt.GlobalLocal[string]{Option: opt.Option{Name: "winbar", Short: "wbr", Editor: "nvim", NoLocal: "''"}}}
 	// Winblend is the option 'winblend' ('winbl'): a Number, local to window. See :help 'winblend'.
-	Winblend = opt.WindowLocal[int]{Option: opt.Option{Name: "winblend", Short: "winbl", Editor: "nvim"}}
+	Winblend = opt.WindowLocal[int]{Local: opt.Local[int]{Option: opt.Option{Name: "winblend", Short: "winbl", Editor: "nvim"}}}
 	// Winborder is the option 'winborder': a String, global. See :help 'winborder'.
 	Winborder = opt.Global[string]{Option: opt.Option{Name: "winborder", Editor: "nvim"}}
 	// Winfixbuf is the option 'winfixbuf' ('wfb'): a Boolean, local to window. See :help 'winfixbuf'.
-	Winfixbuf = opt.WindowLocal[bool]{Option: opt.Option{Name: "winfixbuf", Short: "wfb", Editor: "nvim"}}
+	Winfixbuf = opt.WindowLocal[bool]{Local: opt.Local[bool]{Option: opt.Option{Name: "winfixbuf", Short: "wfb", Editor: "nvim"}}}
 	// Winhighlight is the option 'winhighlight' ('winhl'): a String, local to window. See :help 'winhighlight'.
-	Winhighlight = opt.WindowLocal[string]{Option: opt.Option{Name: "winhighlight", Short: "winhl", Editor: "nvim"}}
+	Winhighlight = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "winhighlight", Short: "winhl", Editor: "nvim"}}}
 )

@@ -30,14 +30,16 @@
 //
 //   - Global (one value): Get, Set, Reset.
 //   - BufferLocal and WindowLocal (a value in each buffer or window, and
-//     a global value that new ones start from): Get and GetLocal (the
+//     a global value that new ones start from; their shared methods are
+//     those of Local, which they embed): Get and GetLocal (the
 //     current buffer's or window's value), Set (:set: local and global),
 //     Reset (:set {option}&), SetLocal and ResetLocal (:setlocal),
 //     GetGlobal, SetGlobal and ResetGlobal (:setglobal), and GetBuffer and
 //     SetBuffer, or GetWindow and SetWindow, for a buffer number or a
 //     window ID.
 //   - GlobalOrBuffer and GlobalOrWindow (global-local options, :help
-//     global-local: a global value that a buffer or window may override):
+//     global-local: a global value that a buffer or window may override;
+//     their shared methods are those of GlobalLocal, which they embed):
 //     Get (the value in effect), Set and Reset (the global value, removing
 //     the current buffer's or window's local value), GetGlobal, SetGlobal,
 //     SetLocal, HasLocal (whether there is a local value), UnsetLocal

@@ -58,7 +58,7 @@ func Example() {
 	// eval &l:tabstop
 	// tabstop 4
 	// call setbufvar[3 &tabstop 2]
-	// eval (getwinvar(l:win, '&wrap')) ? v:true : v:false
+	// eval (getwinvar(l:n, '&wrap')) ? v:true : v:false
 	// cmd  let &l:scrolloff = -1 map[]
 	// cmd  set ignorecase& map[]
 }

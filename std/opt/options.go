@@ -60,15 +60,15 @@ var (
 	// Ambiwidth is the option 'ambiwidth' ('ambw'): a String, global. See :help 'ambiwidth'.
 	Ambiwidth = Global[string]{Option: Option{Name: "ambiwidth", Short: "ambw"}}
 	// Arabic is the option 'arabic' ('arab'): a Boolean, local to window. See :help 'arabic'.
-	Arabic = WindowLocal[bool]{Option: Option{Name: "arabic", Short: "arab"}}
+	Arabic = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "arabic", Short: "arab"}}}
 	// Arabicshape is the option 'arabicshape' ('arshape'): a Boolean, global. See :help 'arabicshape'.
 	Arabicshape = Global[bool]{Option: Option{Name: "arabicshape", Short: "arshape"}}
 	// Autochdir is the option 'autochdir' ('acd'): a Boolean, global. See :help 'autochdir'.
 	Autochdir = Global[bool]{Option: Option{Name: "autochdir", Short: "acd"}}
 	// Autoindent is the option 'autoindent' ('ai'): a Boolean, local to buffer. See :help 'autoindent'.
-	Autoindent = BufferLocal[bool]{Option: Option{Name: "autoindent", Short: "ai"}}
+	Autoindent = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "autoindent", Short: "ai"}}}
 	// Autoread is the option 'autoread' ('ar'): a Boolean, global or local to buffer. See :help 'autoread'.
-	Autoread = GlobalOrBuffer[bool]{Option: Option{Name: "autoread", Short: "ar", NoLocal: "-1"}}
+	Autoread = GlobalOrBuffer[bool]{GlobalLocal: GlobalLocal[bool]{Option: Option{Name: "autoread", Short: "ar", NoLocal: "-1"}}}
 	// Autowrite is the option 'autowrite' ('aw'): a Boolean, global. See :help 'autowrite'.
 	Autowrite = Global[bool]{Option: Option{Name: "autowrite", Short: "aw"}}
 	// Autowriteall is the option 'autowriteall' ('awa'): a Boolean, global. See :help 'autowriteall'.
@@ -80,7 +80,7 @@ var (
 	// Backup is the option 'backup' ('bk'): a Boolean, global. See :help 'backup'.
 	Backup = Global[bool]{Option: Option{Name: "backup", Short: "bk"}}
 	// Backupcopy is the option 'backupcopy' ('bkc'): a String, global or local to buffer. See :help 'backupcopy'.
-	Backupcopy = GlobalOrBuffer[string]{Option: Option{Name: "backupcopy", Short: "bkc", NoLocal: "''"}}
+	Backupcopy = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "backupcopy", Short: "bkc", NoLocal: "''"}}}
 	// Backupdir is the option 'backupdir' ('bdir'): a String, global. See :help 'backupdir'.
 	Backupdir = Global[string]{Option: Option{Name: "backupdir", Short: "bdir"}}
 	// Backupext is the option 'backupext' ('bex'): a String, global. See :help 'backupext'.
@@ -90,21 +90,21 @@ var (
 	// Belloff is the option 'belloff' ('bo'): a String, global. See :help 'belloff'.
 	Belloff = Global[string]{Option: Option{Name: "belloff", Short: "bo"}}
 	// Binary is the option 'binary' ('bin'): a Boolean, local to buffer. See :help 'binary'.
-	Binary = BufferLocal[bool]{Option: Option{Name: "binary", Short: "bin"}}
+	Binary = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "binary", Short: "bin"}}}
 	// Bomb is the option 'bomb': a Boolean, local to buffer. See :help 'bomb'.
-	Bomb = BufferLocal[bool]{Option: Option{Name: "bomb"}}
+	Bomb = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "bomb"}}}
 	// Breakat is the option 'breakat' ('brk'): a String, global. See :help 'breakat'.
 	Breakat = Global[string]{Option: Option{Name: "breakat", Short: "brk"}}
 	// Breakindent is the option 'breakindent' ('bri'): a Boolean, local to window. See :help 'breakindent'.
-	Breakindent = WindowLocal[bool]{Option: Option{Name: "breakindent", Short: "bri"}}
+	Breakindent = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "breakindent", Short: "bri"}}}
 	// Breakindentopt is the option 'breakindentopt' ('briopt'): a String, local to window. See :help 'breakindentopt'.
-	Breakindentopt = WindowLocal[string]{Option: Option{Name: "breakindentopt", Short: "briopt"}}
+	Breakindentopt = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "breakindentopt", Short: "briopt"}}}
 	// Bufhidden is the option 'bufhidden' ('bh'): a String, local to buffer. See :help 'bufhidden'.
-	Bufhidden = BufferLocal[string]{Option: Option{Name: "bufhidden", Short: "bh"}}
+	Bufhidden = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "bufhidden", Short: "bh"}}}
 	// Buflisted is the option 'buflisted' ('bl'): a Boolean, local to buffer. See :help 'buflisted'.
-	Buflisted = BufferLocal[bool]{Option: Option{Name: "buflisted", Short: "bl"}}
+	Buflisted = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "buflisted", Short: "bl"}}}
 	// Buftype is the option 'buftype' ('bt'): a String, local to buffer. See :help 'buftype'.
-	Buftype = BufferLocal[string]{Option: Option{Name: "buftype", Short: "bt"}}
+	Buftype = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "buftype", Short: "bt"}}}
 	// Casemap is the option 'casemap' ('cmp'): a String, global. See :help 'casemap'.
 	Casemap = Global[string]{Option: Option{Name: "casemap", Short: "cmp"}}
 	// Cdhome is the option 'cdhome' ('cdh'): a Boolean, global. See :help 'cdhome'.
@@ -116,62 +116,62 @@ var (
 	// Charconvert is the option 'charconvert' ('ccv'): a String, global. See :help 'charconvert'.
 	Charconvert = Global[string]{Option: Option{Name: "charconvert", Short: "ccv"}}
 	// Cindent is the option 'cindent' ('cin'): a Boolean, local to buffer. See :help 'cindent'.
-	Cindent = BufferLocal[bool]{Option: Option{Name: "cindent", Short: "cin"}}
+	Cindent = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "cindent", Short: "cin"}}}
 	// Cinkeys is the option 'cinkeys' ('cink'): a String, local to buffer. See :help 'cinkeys'.
-	Cinkeys = BufferLocal[string]{Option: Option{Name: "cinkeys", Short: "cink"}}
+	Cinkeys = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "cinkeys", Short: "cink"}}}
 	// Cinoptions is the option 'cinoptions' ('cino'): a String, local to buffer. See :help 'cinoptions'.
-	Cinoptions = BufferLocal[string]{Option: Option{Name: "cinoptions", Short: "cino"}}
+	Cinoptions = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "cinoptions", Short: "cino"}}}
 	// Cinscopedecls is the option 'cinscopedecls' ('cinsd'): a String, local to buffer. See :help 'cinscopedecls'.
-	Cinscopedecls = BufferLocal[string]{Option: Option{Name: "cinscopedecls", Short: "cinsd"}}
+	Cinscopedecls = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "cinscopedecls", Short: "cinsd"}}}
 	// Cinwords is the option 'cinwords' ('cinw'): a String, local to buffer. See :help 'cinwords'.
-	Cinwords = BufferLocal[string]{Option: Option{Name: "cinwords", Short: "cinw"}}
+	Cinwords = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "cinwords", Short: "cinw"}}}
 	// Cmdheight is the option 'cmdheight' ('ch'): a Number, global. See :help 'cmdheight'.
 	Cmdheight = Global[int]{Option: Option{Name: "cmdheight", Short: "ch"}}
 	// Cmdwinheight is the option 'cmdwinheight' ('cwh'): a Number, global. See :help 'cmdwinheight'.
 	Cmdwinheight = Global[int]{Option: Option{Name: "cmdwinheight", Short: "cwh"}}
 	// Colorcolumn is the option 'colorcolumn' ('cc'): a String, local to window. See :help 'colorcolumn'.
-	Colorcolumn = WindowLocal[string]{Option: Option{Name: "colorcolumn", Short: "cc"}}
+	Colorcolumn = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "colorcolumn", Short: "cc"}}}
 	// Columns is the option 'columns' ('co'): a Number, global. See :help 'columns'.
 	Columns = Global[int]{Option: Option{Name: "columns", Short: "co"}}
 	// Comments is the option 'comments' ('com'): a String, local to buffer. See :help 'comments'.
-	Comments = BufferLocal[string]{Option: Option{Name: "comments", Short: "com"}}
+	Comments = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "comments", Short: "com"}}}
 	// Commentstring is the option 'commentstring' ('cms'): a String, local to buffer. See :help 'commentstring'.
-	Commentstring = BufferLocal[string]{Option: Option{Name: "commentstring", Short: "cms"}}
+	Commentstring = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "commentstring", Short: "cms"}}}
 	// Complete is the option 'complete' ('cpt'): a String, local to buffer. See :help 'complete'.
-	Complete = BufferLocal[string]{Option: Option{Name: "complete", Short: "cpt"}}
+	Complete = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "complete", Short: "cpt"}}}
 	// Completefunc is the option 'completefunc' ('cfu'): a String, local to buffer. See :help 'completefunc'.
-	Completefunc = BufferLocal[string]{Option: Option{Name: "completefunc", Short: "cfu"}}
+	Completefunc = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "completefunc", Short: "cfu"}}}
 	// Completeopt is the option 'completeopt' ('cot'): a String, global. See :help 'completeopt'.
 	// It is global in Vim and global or local to buffer in Neovim; the global value is what both have.
 	Completeopt = Global[string]{Option: Option{Name: "completeopt", Short: "cot"}}
 	// Concealcursor is the option 'concealcursor' ('cocu'): a String, local to window. See :help 'concealcursor'.
-	Concealcursor = WindowLocal[string]{Option: Option{Name: "concealcursor", Short: "cocu"}}
+	Concealcursor = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "concealcursor", Short: "cocu"}}}
 	// Conceallevel is the option 'conceallevel' ('cole'): a Number, local to window. See :help 'conceallevel'.
-	Conceallevel = WindowLocal[int]{Option: Option{Name: "conceallevel", Short: "cole"}}
+	Conceallevel = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "conceallevel", Short: "cole"}}}
 	// Confirm is the option 'confirm' ('cf'): a Boolean, global. See :help 'confirm'.
 	Confirm = Global[bool]{Option: Option{Name: "confirm", Short: "cf"}}
 	// Copyindent is the option 'copyindent' ('ci'): a Boolean, local to buffer. See :help 'copyindent'.
-	Copyindent = BufferLocal[bool]{Option: Option{Name: "copyindent", Short: "ci"}}
+	Copyindent = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "copyindent", Short: "ci"}}}
 	// Cpoptions is the option 'cpoptions' ('cpo'): a String, global. See :help 'cpoptions'.
 	Cpoptions = Global[string]{Option: Option{Name: "cpoptions", Short: "cpo"}}
 	// Cursorbind is the option 'cursorbind' ('crb'): a Boolean, local to window. See :help 'cursorbind'.
-	Cursorbind = WindowLocal[bool]{Option: Option{Name: "cursorbind", Short: "crb"}}
+	Cursorbind = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "cursorbind", Short: "crb"}}}
 	// Cursorcolumn is the option 'cursorcolumn' ('cuc'): a Boolean, local to window. See :help 'cursorcolumn'.
-	Cursorcolumn = WindowLocal[bool]{Option: Option{Name: "cursorcolumn", Short: "cuc"}}
+	Cursorcolumn = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "cursorcolumn", Short: "cuc"}}}
 	// Cursorline is the option 'cursorline' ('cul'): a Boolean, local to window. See :help 'cursorline'.
-	Cursorline = WindowLocal[bool]{Option: Option{Name: "cursorline", Short: "cul"}}
+	Cursorline = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "cursorline", Short: "cul"}}}
 	// Cursorlineopt is the option 'cursorlineopt' ('culopt'): a String, local to window. See :help 'cursorlineopt'.
-	Cursorlineopt = WindowLocal[string]{Option: Option{Name: "cursorlineopt", Short: "culopt"}}
+	Cursorlineopt = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "cursorlineopt", Short: "culopt"}}}
 	// Debug is the option 'debug': a String, global. See :help 'debug'.
 	Debug = Global[string]{Option: Option{Name: "debug"}}
 	// Define is the option 'define' ('def'): a String, global or local to buffer. See :help 'define'.
-	Define = GlobalOrBuffer[string]{Option: Option{Name: "define", Short: "def", NoLocal: "''"}}
+	Define = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "define", Short: "def", NoLocal: "''"}}}
 	// Delcombine is the option 'delcombine' ('deco'): a Boolean, global. See :help 'delcombine'.
 	Delcombine = Global[bool]{Option: Option{Name: "delcombine", Short: "deco"}}
 	// Dictionary is the option 'dictionary' ('dict'): a String, global or local to buffer. See :help 'dictionary'.
-	Dictionary = GlobalOrBuffer[string]{Option: Option{Name: "dictionary", Short: "dict", NoLocal: "''"}}
+	Dictionary = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "dictionary", Short: "dict", NoLocal: "''"}}}
 	// Diff is the option 'diff': a Boolean, local to window. See :help 'diff'.
-	Diff = WindowLocal[bool]{Option: Option{Name: "diff"}}
+	Diff = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "diff"}}}
 	// Diffexpr is the option 'diffexpr' ('dex'): a String, global. See :help 'diffexpr'.
 	Diffexpr = Global[string]{Option: Option{Name: "diffexpr", Short: "dex"}}
 	// Diffopt is the option 'diffopt' ('dip'): a String, global. See :help 'diffopt'.
@@ -189,76 +189,76 @@ var (
 	// Encoding is the option 'encoding' ('enc'): a String, global. See :help 'encoding'.
 	Encoding = Global[string]{Option: Option{Name: "encoding", Short: "enc"}}
 	// Endoffile is the option 'endoffile' ('eof'): a Boolean, local to buffer. See :help 'endoffile'.
-	Endoffile = BufferLocal[bool]{Option: Option{Name: "endoffile", Short: "eof"}}
+	Endoffile = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "endoffile", Short: "eof"}}}
 	// Endofline is the option 'endofline' ('eol'): a Boolean, local to buffer. See :help 'endofline'.
-	Endofline = BufferLocal[bool]{Option: Option{Name: "endofline", Short: "eol"}}
+	Endofline = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "endofline", Short: "eol"}}}
 	// Equalalways is the option 'equalalways' ('ea'): a Boolean, global. See :help 'equalalways'.
 	Equalalways = Global[bool]{Option: Option{Name: "equalalways", Short: "ea"}}
 	// Equalprg is the option 'equalprg' ('ep'): a String, global or local to buffer. See :help 'equalprg'.
-	Equalprg = GlobalOrBuffer[string]{Option: Option{Name: "equalprg", Short: "ep", NoLocal: "''"}}
+	Equalprg = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "equalprg", Short: "ep", NoLocal: "''"}}}
 	// Errorbells is the option 'errorbells' ('eb'): a Boolean, global. See :help 'errorbells'.
 	Errorbells = Global[bool]{Option: Option{Name: "errorbells", Short: "eb"}}
 	// Errorfile is the option 'errorfile' ('ef'): a String, global. See :help 'errorfile'.
 	Errorfile = Global[string]{Option: Option{Name: "errorfile", Short: "ef"}}
 	// Errorformat is the option 'errorformat' ('efm'): a String, global or local to buffer. See :help 'errorformat'.
-	Errorformat = GlobalOrBuffer[string]{Option: Option{Name: "errorformat", Short: "efm", NoLocal: "''"}}
+	Errorformat = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "errorformat", Short: "efm", NoLocal: "''"}}}
 	// Eventignore is the option 'eventignore' ('ei'): a String, global. See :help 'eventignore'.
 	Eventignore = Global[string]{Option: Option{Name: "eventignore", Short: "ei"}}
 	// Expandtab is the option 'expandtab' ('et'): a Boolean, local to buffer. See :help 'expandtab'.
-	Expandtab = BufferLocal[bool]{Option: Option{Name: "expandtab", Short: "et"}}
+	Expandtab = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "expandtab", Short: "et"}}}
 	// Exrc is the option 'exrc' ('ex'): a Boolean, global. See :help 'exrc'.
 	Exrc = Global[bool]{Option: Option{Name: "exrc", Short: "ex"}}
 	// Fileencoding is the option 'fileencoding' ('fenc'): a String, local to buffer. See :help 'fileencoding'.
-	Fileencoding = BufferLocal[string]{Option: Option{Name: "fileencoding", Short: "fenc"}}
+	Fileencoding = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "fileencoding", Short: "fenc"}}}
 	// Fileencodings is the option 'fileencodings' ('fencs'): a String, global. See :help 'fileencodings'.
 	Fileencodings = Global[string]{Option: Option{Name: "fileencodings", Short: "fencs"}}
 	// Fileformat is the option 'fileformat' ('ff'): a String, local to buffer. See :help 'fileformat'.
-	Fileformat = BufferLocal[string]{Option: Option{Name: "fileformat", Short: "ff"}}
+	Fileformat = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "fileformat", Short: "ff"}}}
 	// Fileformats is the option 'fileformats' ('ffs'): a String, global. See :help 'fileformats'.
 	Fileformats = Global[string]{Option: Option{Name: "fileformats", Short: "ffs"}}
 	// Fileignorecase is the option 'fileignorecase' ('fic'): a Boolean, global. See :help 'fileignorecase'.
 	Fileignorecase = Global[bool]{Option: Option{Name: "fileignorecase", Short: "fic"}}
 	// Filetype is the option 'filetype' ('ft'): a String, local to buffer. See :help 'filetype'.
-	Filetype = BufferLocal[string]{Option: Option{Name: "filetype", Short: "ft"}}
+	Filetype = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "filetype", Short: "ft"}}}
 	// Fillchars is the option 'fillchars' ('fcs'): a String, global or local to window. See :help 'fillchars'.
-	Fillchars = GlobalOrWindow[string]{Option: Option{Name: "fillchars", Short: "fcs", NoLocal: "''"}}
+	Fillchars = GlobalOrWindow[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "fillchars", Short: "fcs", NoLocal: "''"}}}
 	// Fixendofline is the option 'fixendofline' ('fixeol'): a Boolean, local to buffer. See :help 'fixendofline'.
-	Fixendofline = BufferLocal[bool]{Option: Option{Name: "fixendofline", Short: "fixeol"}}
+	Fixendofline = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "fixendofline", Short: "fixeol"}}}
 	// Foldclose is the option 'foldclose' ('fcl'): a String, global. See :help 'foldclose'.
 	Foldclose = Global[string]{Option: Option{Name: "foldclose", Short: "fcl"}}
 	// Foldcolumn is the option 'foldcolumn' ('fdc'): a String, local to window. See :help 'foldcolumn'.
 	// It is a Number in Vim and a String in Neovim; it is read and set as a String.
-	Foldcolumn = WindowLocal[string]{Option: Option{Name: "foldcolumn", Short: "fdc"}}
+	Foldcolumn = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldcolumn", Short: "fdc"}}}
 	// Foldenable is the option 'foldenable' ('fen'): a Boolean, local to window. See :help 'foldenable'.
-	Foldenable = WindowLocal[bool]{Option: Option{Name: "foldenable", Short: "fen"}}
+	Foldenable = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "foldenable", Short: "fen"}}}
 	// Foldexpr is the option 'foldexpr' ('fde'): a String, local to window. See :help 'foldexpr'.
-	Foldexpr = WindowLocal[string]{Option: Option{Name: "foldexpr", Short: "fde"}}
+	Foldexpr = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldexpr", Short: "fde"}}}
 	// Foldignore is the option 'foldignore' ('fdi'): a String, local to window. See :help 'foldignore'.
-	Foldignore = WindowLocal[string]{Option: Option{Name: "foldignore", Short: "fdi"}}
+	Foldignore = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldignore", Short: "fdi"}}}
 	// Foldlevel is the option 'foldlevel' ('fdl'): a Number, local to window. See :help 'foldlevel'.
-	Foldlevel = WindowLocal[int]{Option: Option{Name: "foldlevel", Short: "fdl"}}
+	Foldlevel = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "foldlevel", Short: "fdl"}}}
 	// Foldlevelstart is the option 'foldlevelstart' ('fdls'): a Number, global. See :help 'foldlevelstart'.
 	Foldlevelstart = Global[int]{Option: Option{Name: "foldlevelstart", Short: "fdls"}}
 	// Foldmarker is the option 'foldmarker' ('fmr'): a String, local to window. See :help 'foldmarker'.
-	Foldmarker = WindowLocal[string]{Option: Option{Name: "foldmarker", Short: "fmr"}}
+	Foldmarker = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldmarker", Short: "fmr"}}}
 	// Foldmethod is the option 'foldmethod' ('fdm'): a String, local to window. See :help 'foldmethod'.
-	Foldmethod = WindowLocal[string]{Option: Option{Name: "foldmethod", Short: "fdm"}}
+	Foldmethod = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldmethod", Short: "fdm"}}}
 	// Foldminlines is the option 'foldminlines' ('fml'): a Number, local to window. See :help 'foldminlines'.
-	Foldminlines = WindowLocal[int]{Option: Option{Name: "foldminlines", Short: "fml"}}
+	Foldminlines = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "foldminlines", Short: "fml"}}}
 	// Foldnestmax is the option 'foldnestmax' ('fdn'): a Number, local to window. See :help 'foldnestmax'.
-	Foldnestmax = WindowLocal[int]{Option: Option{Name: "foldnestmax", Short: "fdn"}}
+	Foldnestmax = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "foldnestmax", Short: "fdn"}}}
 	// Foldopen is the option 'foldopen' ('fdo'): a String, global. See :help 'foldopen'.
 	Foldopen = Global[string]{Option: Option{Name: "foldopen", Short: "fdo"}}
 	// Foldtext is the option 'foldtext' ('fdt'): a String, local to window. See :help 'foldtext'.
-	Foldtext = WindowLocal[string]{Option: Option{Name: "foldtext", Short: "fdt"}}
+	Foldtext = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "foldtext", Short: "fdt"}}}
 	// Formatexpr is the option 'formatexpr' ('fex'): a String, local to buffer. See :help 'formatexpr'.
-	Formatexpr = BufferLocal[string]{Option: Option{Name: "formatexpr", Short: "fex"}}
+	Formatexpr = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "formatexpr", Short: "fex"}}}
 	// Formatlistpat is the option 'formatlistpat' ('flp'): a String, local to buffer. See :help 'formatlistpat'.
-	Formatlistpat = BufferLocal[string]{Option: Option{Name: "formatlistpat", Short: "flp"}}
+	Formatlistpat = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "formatlistpat", Short: "flp"}}}
 	// Formatoptions is the option 'formatoptions' ('fo'): a String, local to buffer. See :help 'formatoptions'.
-	Formatoptions = BufferLocal[string]{Option: Option{Name: "formatoptions", Short: "fo"}}
+	Formatoptions = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "formatoptions", Short: "fo"}}}
 	// Formatprg is the option 'formatprg' ('fp'): a String, global or local to buffer. See :help 'formatprg'.
-	Formatprg = GlobalOrBuffer[string]{Option: Option{Name: "formatprg", Short: "fp", NoLocal: "''"}}
+	Formatprg = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "formatprg", Short: "fp", NoLocal: "''"}}}
 	// Fsync is the option 'fsync' ('fs'): a Boolean, global. See :help 'fsync'.
 	Fsync = Global[bool]{Option: Option{Name: "fsync", Short: "fs"}}
 	// Gdefault is the option 'gdefault' ('gd'): a Boolean, global. See :help 'gdefault'.
@@ -266,7 +266,7 @@ var (
 	// Grepformat is the option 'grepformat' ('gfm'): a String, global. See :help 'grepformat'.
 	Grepformat = Global[string]{Option: Option{Name: "grepformat", Short: "gfm"}}
 	// Grepprg is the option 'grepprg' ('gp'): a String, global or local to buffer. See :help 'grepprg'.
-	Grepprg = GlobalOrBuffer[string]{Option: Option{Name: "grepprg", Short: "gp", NoLocal: "''"}}
+	Grepprg = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "grepprg", Short: "gp", NoLocal: "''"}}}
 	// Guicursor is the option 'guicursor' ('gcr'): a String, global. See :help 'guicursor'.
 	Guicursor = Global[string]{Option: Option{Name: "guicursor", Short: "gcr"}}
 	// Helpfile is the option 'helpfile' ('hf'): a String, global. See :help 'helpfile'.
@@ -290,37 +290,37 @@ var (
 	// Ignorecase is the option 'ignorecase' ('ic'): a Boolean, global. See :help 'ignorecase'.
 	Ignorecase = Global[bool]{Option: Option{Name: "ignorecase", Short: "ic"}}
 	// Iminsert is the option 'iminsert' ('imi'): a Number, local to buffer. See :help 'iminsert'.
-	Iminsert = BufferLocal[int]{Option: Option{Name: "iminsert", Short: "imi"}}
+	Iminsert = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "iminsert", Short: "imi"}}}
 	// Imsearch is the option 'imsearch' ('ims'): a Number, local to buffer. See :help 'imsearch'.
-	Imsearch = BufferLocal[int]{Option: Option{Name: "imsearch", Short: "ims"}}
+	Imsearch = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "imsearch", Short: "ims"}}}
 	// Include is the option 'include' ('inc'): a String, global or local to buffer. See :help 'include'.
-	Include = GlobalOrBuffer[string]{Option: Option{Name: "include", Short: "inc", NoLocal: "''"}}
+	Include = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "include", Short: "inc", NoLocal: "''"}}}
 	// Includeexpr is the option 'includeexpr' ('inex'): a String, local to buffer. See :help 'includeexpr'.
-	Includeexpr = BufferLocal[string]{Option: Option{Name: "includeexpr", Short: "inex"}}
+	Includeexpr = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "includeexpr", Short: "inex"}}}
 	// Incsearch is the option 'incsearch' ('is'): a Boolean, global. See :help 'incsearch'.
 	Incsearch = Global[bool]{Option: Option{Name: "incsearch", Short: "is"}}
 	// Indentexpr is the option 'indentexpr' ('inde'): a String, local to buffer. See :help 'indentexpr'.
-	Indentexpr = BufferLocal[string]{Option: Option{Name: "indentexpr", Short: "inde"}}
+	Indentexpr = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "indentexpr", Short: "inde"}}}
 	// Indentkeys is the option 'indentkeys' ('indk'): a String, local to buffer. See :help 'indentkeys'.
-	Indentkeys = BufferLocal[string]{Option: Option{Name: "indentkeys", Short: "indk"}}
+	Indentkeys = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "indentkeys", Short: "indk"}}}
 	// Infercase is the option 'infercase' ('inf'): a Boolean, local to buffer. See :help 'infercase'.
-	Infercase = BufferLocal[bool]{Option: Option{Name: "infercase", Short: "inf"}}
+	Infercase = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "infercase", Short: "inf"}}}
 	// Isfname is the option 'isfname' ('isf'): a String, global. See :help 'isfname'.
 	Isfname = Global[string]{Option: Option{Name: "isfname", Short: "isf"}}
 	// Isident is the option 'isident' ('isi'): a String, global. See :help 'isident'.
 	Isident = Global[string]{Option: Option{Name: "isident", Short: "isi"}}
 	// Iskeyword is the option 'iskeyword' ('isk'): a String, local to buffer. See :help 'iskeyword'.
-	Iskeyword = BufferLocal[string]{Option: Option{Name: "iskeyword", Short: "isk"}}
+	Iskeyword = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "iskeyword", Short: "isk"}}}
 	// Isprint is the option 'isprint' ('isp'): a String, global. See :help 'isprint'.
 	Isprint = Global[string]{Option: Option{Name: "isprint", Short: "isp"}}
 	// Joinspaces is the option 'joinspaces' ('js'): a Boolean, global. See :help 'joinspaces'.
 	Joinspaces = Global[bool]{Option: Option{Name: "joinspaces", Short: "js"}}
 	// Keymap is the option 'keymap' ('kmp'): a String, local to buffer. See :help 'keymap'.
-	Keymap = BufferLocal[string]{Option: Option{Name: "keymap", Short: "kmp"}}
+	Keymap = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "keymap", Short: "kmp"}}}
 	// Keymodel is the option 'keymodel' ('km'): a String, global. See :help 'keymodel'.
 	Keymodel = Global[string]{Option: Option{Name: "keymodel", Short: "km"}}
 	// Keywordprg is the option 'keywordprg' ('kp'): a String, global or local to buffer. See :help 'keywordprg'.
-	Keywordprg = GlobalOrBuffer[string]{Option: Option{Name: "keywordprg", Short: "kp", NoLocal: "''"}}
+	Keywordprg = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "keywordprg", Short: "kp", NoLocal: "''"}}}
 	// Langmap is the option 'langmap' ('lmap'): a String, global. See :help 'langmap'.
 	Langmap = Global[string]{Option: Option{Name: "langmap", Short: "lmap"}}
 	// Langmenu is the option 'langmenu' ('lm'): a String, global. See :help 'langmenu'.
@@ -334,19 +334,19 @@ var (
 	// Lazyredraw is the option 'lazyredraw' ('lz'): a Boolean, global. See :help 'lazyredraw'.
 	Lazyredraw = Global[bool]{Option: Option{Name: "lazyredraw", Short: "lz"}}
 	// Linebreak is the option 'linebreak' ('lbr'): a Boolean, local to window. See :help 'linebreak'.
-	Linebreak = WindowLocal[bool]{Option: Option{Name: "linebreak", Short: "lbr"}}
+	Linebreak = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "linebreak", Short: "lbr"}}}
 	// Lines is the option 'lines': a Number, global. See :help 'lines'.
 	Lines = Global[int]{Option: Option{Name: "lines"}}
 	// Lisp is the option 'lisp': a Boolean, local to buffer. See :help 'lisp'.
-	Lisp = BufferLocal[bool]{Option: Option{Name: "lisp"}}
+	Lisp = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "lisp"}}}
 	// Lispoptions is the option 'lispoptions' ('lop'): a String, local to buffer. See :help 'lispoptions'.
-	Lispoptions = BufferLocal[string]{Option: Option{Name: "lispoptions", Short: "lop"}}
+	Lispoptions = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "lispoptions", Short: "lop"}}}
 	// Lispwords is the option 'lispwords' ('lw'): a String, global or local to buffer. See :help 'lispwords'.
-	Lispwords = GlobalOrBuffer[string]{Option: Option{Name: "lispwords", Short: "lw", NoLocal: "''"}}
+	Lispwords = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "lispwords", Short: "lw", NoLocal: "''"}}}
 	// List is the option 'list': a Boolean, local to window. See :help 'list'.
-	List = WindowLocal[bool]{Option: Option{Name: "list"}}
+	List = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "list"}}}
 	// Listchars is the option 'listchars' ('lcs'): a String, global or local to window. See :help 'listchars'.
-	Listchars = GlobalOrWindow[string]{Option: Option{Name: "listchars", Short: "lcs", NoLocal: "''"}}
+	Listchars = GlobalOrWindow[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "listchars", Short: "lcs", NoLocal: "''"}}}
 	// Loadplugins is the option 'loadplugins' ('lpl'): a Boolean, global. See :help 'loadplugins'.
 	Loadplugins = Global[bool]{Option: Option{Name: "loadplugins", Short: "lpl"}}
 	// Magic is the option 'magic': a Boolean, global. See :help 'magic'.
@@ -354,11 +354,11 @@ var (
 	// Makeef is the option 'makeef' ('mef'): a String, global. See :help 'makeef'.
 	Makeef = Global[string]{Option: Option{Name: "makeef", Short: "mef"}}
 	// Makeencoding is the option 'makeencoding' ('menc'): a String, global or local to buffer. See :help 'makeencoding'.
-	Makeencoding = GlobalOrBuffer[string]{Option: Option{Name: "makeencoding", Short: "menc", NoLocal: "''"}}
+	Makeencoding = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "makeencoding", Short: "menc", NoLocal: "''"}}}
 	// Makeprg is the option 'makeprg' ('mp'): a String, global or local to buffer. See :help 'makeprg'.
-	Makeprg = GlobalOrBuffer[string]{Option: Option{Name: "makeprg", Short: "mp", NoLocal: "''"}}
+	Makeprg = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "makeprg", Short: "mp", NoLocal: "''"}}}
 	// Matchpairs is the option 'matchpairs' ('mps'): a String, local to buffer. See :help 'matchpairs'.
-	Matchpairs = BufferLocal[string]{Option: Option{Name: "matchpairs", Short: "mps"}}
+	Matchpairs = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "matchpairs", Short: "mps"}}}
 	// Matchtime is the option 'matchtime' ('mat'): a Number, global. See :help 'matchtime'.
 	Matchtime = Global[int]{Option: Option{Name: "matchtime", Short: "mat"}}
 	// Maxcombine is the option 'maxcombine' ('mco'): a Number, global. See :help 'maxcombine'.
@@ -374,15 +374,15 @@ var (
 	// Mkspellmem is the option 'mkspellmem' ('msm'): a String, global. See :help 'mkspellmem'.
 	Mkspellmem = Global[string]{Option: Option{Name: "mkspellmem", Short: "msm"}}
 	// Modeline is the option 'modeline' ('ml'): a Boolean, local to buffer. See :help 'modeline'.
-	Modeline = BufferLocal[bool]{Option: Option{Name: "modeline", Short: "ml"}}
+	Modeline = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "modeline", Short: "ml"}}}
 	// Modelineexpr is the option 'modelineexpr' ('mle'): a Boolean, global. See :help 'modelineexpr'.
 	Modelineexpr = Global[bool]{Option: Option{Name: "modelineexpr", Short: "mle"}}
 	// Modelines is the option 'modelines' ('mls'): a Number, global. See :help 'modelines'.
 	Modelines = Global[int]{Option: Option{Name: "modelines", Short: "mls"}}
 	// Modifiable is the option 'modifiable' ('ma'): a Boolean, local to buffer. See :help 'modifiable'.
-	Modifiable = BufferLocal[bool]{Option: Option{Name: "modifiable", Short: "ma"}}
+	Modifiable = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "modifiable", Short: "ma"}}}
 	// Modified is the option 'modified' ('mod'): a Boolean, local to buffer. See :help 'modified'.
-	Modified = BufferLocal[bool]{Option: Option{Name: "modified", Short: "mod"}}
+	Modified = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "modified", Short: "mod"}}}
 	// More is the option 'more': a Boolean, global. See :help 'more'.
 	More = Global[bool]{Option: Option{Name: "more"}}
 	// Mouse is the option 'mouse': a String, global. See :help 'mouse'.
@@ -392,13 +392,13 @@ var (
 	// Mousetime is the option 'mousetime' ('mouset'): a Number, global. See :help 'mousetime'.
 	Mousetime = Global[int]{Option: Option{Name: "mousetime", Short: "mouset"}}
 	// Nrformats is the option 'nrformats' ('nf'): a String, local to buffer. See :help 'nrformats'.
-	Nrformats = BufferLocal[string]{Option: Option{Name: "nrformats", Short: "nf"}}
+	Nrformats = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "nrformats", Short: "nf"}}}
 	// Number is the option 'number' ('nu'): a Boolean, local to window. See :help 'number'.
-	Number = WindowLocal[bool]{Option: Option{Name: "number", Short: "nu"}}
+	Number = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "number", Short: "nu"}}}
 	// Numberwidth is the option 'numberwidth' ('nuw'): a Number, local to window. See :help 'numberwidth'.
-	Numberwidth = WindowLocal[int]{Option: Option{Name: "numberwidth", Short: "nuw"}}
+	Numberwidth = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "numberwidth", Short: "nuw"}}}
 	// Omnifunc is the option 'omnifunc' ('ofu'): a String, local to buffer. See :help 'omnifunc'.
-	Omnifunc = BufferLocal[string]{Option: Option{Name: "omnifunc", Short: "ofu"}}
+	Omnifunc = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "omnifunc", Short: "ofu"}}}
 	// Operatorfunc is the option 'operatorfunc' ('opfunc'): a String, global. See :help 'operatorfunc'.
 	Operatorfunc = Global[string]{Option: Option{Name: "operatorfunc", Short: "opfunc"}}
 	// Packpath is the option 'packpath' ('pp'): a String, global. See :help 'packpath'.
@@ -412,13 +412,13 @@ var (
 	// Patchmode is the option 'patchmode' ('pm'): a String, global. See :help 'patchmode'.
 	Patchmode = Global[string]{Option: Option{Name: "patchmode", Short: "pm"}}
 	// Path is the option 'path' ('pa'): a String, global or local to buffer. See :help 'path'.
-	Path = GlobalOrBuffer[string]{Option: Option{Name: "path", Short: "pa", NoLocal: "''"}}
+	Path = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "path", Short: "pa", NoLocal: "''"}}}
 	// Preserveindent is the option 'preserveindent' ('pi'): a Boolean, local to buffer. See :help 'preserveindent'.
-	Preserveindent = BufferLocal[bool]{Option: Option{Name: "preserveindent", Short: "pi"}}
+	Preserveindent = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "preserveindent", Short: "pi"}}}
 	// Previewheight is the option 'previewheight' ('pvh'): a Number, global. See :help 'previewheight'.
 	Previewheight = Global[int]{Option: Option{Name: "previewheight", Short: "pvh"}}
 	// Previewwindow is the option 'previewwindow' ('pvw'): a Boolean, local to window. See :help 'previewwindow'.
-	Previewwindow = WindowLocal[bool]{Option: Option{Name: "previewwindow", Short: "pvw"}}
+	Previewwindow = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "previewwindow", Short: "pvw"}}}
 	// Pumheight is the option 'pumheight' ('ph'): a Number, global. See :help 'pumheight'.
 	Pumheight = Global[int]{Option: Option{Name: "pumheight", Short: "ph"}}
 	// Pumwidth is the option 'pumwidth' ('pw'): a Number, global. See :help 'pumwidth'.
@@ -426,23 +426,23 @@ var (
 	// Quickfixtextfunc is the option 'quickfixtextfunc' ('qftf'): a String, global. See :help 'quickfixtextfunc'.
 	Quickfixtextfunc = Global[string]{Option: Option{Name: "quickfixtextfunc", Short: "qftf"}}
 	// Quoteescape is the option 'quoteescape' ('qe'): a String, local to buffer. See :help 'quoteescape'.
-	Quoteescape = BufferLocal[string]{Option: Option{Name: "quoteescape", Short: "qe"}}
+	Quoteescape = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "quoteescape", Short: "qe"}}}
 	// Readonly is the option 'readonly' ('ro'): a Boolean, local to buffer. See :help 'readonly'.
-	Readonly = BufferLocal[bool]{Option: Option{Name: "readonly", Short: "ro"}}
+	Readonly = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "readonly", Short: "ro"}}}
 	// Redrawtime is the option 'redrawtime' ('rdt'): a Number, global. See :help 'redrawtime'.
 	Redrawtime = Global[int]{Option: Option{Name: "redrawtime", Short: "rdt"}}
 	// Regexpengine is the option 'regexpengine' ('re'): a Number, global. See :help 'regexpengine'.
 	Regexpengine = Global[int]{Option: Option{Name: "regexpengine", Short: "re"}}
 	// Relativenumber is the option 'relativenumber' ('rnu'): a Boolean, local to window. See :help 'relativenumber'.
-	Relativenumber = WindowLocal[bool]{Option: Option{Name: "relativenumber", Short: "rnu"}}
+	Relativenumber = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "relativenumber", Short: "rnu"}}}
 	// Report is the option 'report': a Number, global. See :help 'report'.
 	Report = Global[int]{Option: Option{Name: "report"}}
 	// Revins is the option 'revins' ('ri'): a Boolean, global. See :help 'revins'.
 	Revins = Global[bool]{Option: Option{Name: "revins", Short: "ri"}}
 	// Rightleft is the option 'rightleft' ('rl'): a Boolean, local to window. See :help 'rightleft'.
-	Rightleft = WindowLocal[bool]{Option: Option{Name: "rightleft", Short: "rl"}}
+	Rightleft = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "rightleft", Short: "rl"}}}
 	// Rightleftcmd is the option 'rightleftcmd' ('rlc'): a String, local to window. See :help 'rightleftcmd'.
-	Rightleftcmd = WindowLocal[string]{Option: Option{Name: "rightleftcmd", Short: "rlc"}}
+	Rightleftcmd = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "rightleftcmd", Short: "rlc"}}}
 	// Ruler is the option 'ruler' ('ru'): a Boolean, global. See :help 'ruler'.
 	Ruler = Global[bool]{Option: Option{Name: "ruler", Short: "ru"}}
 	// Rulerformat is the option 'rulerformat' ('ruf'): a String, global. See :help 'rulerformat'.
@@ -450,13 +450,13 @@ var (
 	// Runtimepath is the option 'runtimepath' ('rtp'): a String, global. See :help 'runtimepath'.
 	Runtimepath = Global[string]{Option: Option{Name: "runtimepath", Short: "rtp"}}
 	// Scroll is the option 'scroll' ('scr'): a Number, local to window. See :help 'scroll'.
-	Scroll = WindowLocal[int]{Option: Option{Name: "scroll", Short: "scr"}}
+	Scroll = WindowLocal[int]{Local: Local[int]{Option: Option{Name: "scroll", Short: "scr"}}}
 	// Scrollbind is the option 'scrollbind' ('scb'): a Boolean, local to window. See :help 'scrollbind'.
-	Scrollbind = WindowLocal[bool]{Option: Option{Name: "scrollbind", Short: "scb"}}
+	Scrollbind = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "scrollbind", Short: "scb"}}}
 	// Scrolljump is the option 'scrolljump' ('sj'): a Number, global. See :help 'scrolljump'.
 	Scrolljump = Global[int]{Option: Option{Name: "scrolljump", Short: "sj"}}
 	// Scrolloff is the option 'scrolloff' ('so'): a Number, global or local to window. See :help 'scrolloff'.
-	Scrolloff = GlobalOrWindow[int]{Option: Option{Name: "scrolloff", Short: "so", NoLocal: "-1"}}
+	Scrolloff = GlobalOrWindow[int]{GlobalLocal: GlobalLocal[int]{Option: Option{Name: "scrolloff", Short: "so", NoLocal: "-1"}}}
 	// Scrollopt is the option 'scrollopt' ('sbo'): a String, global. See :help 'scrollopt'.
 	Scrollopt = Global[string]{Option: Option{Name: "scrollopt", Short: "sbo"}}
 	// Sections is the option 'sections' ('sect'): a String, global. See :help 'sections'.
@@ -488,11 +488,11 @@ var (
 	// Shiftround is the option 'shiftround' ('sr'): a Boolean, global. See :help 'shiftround'.
 	Shiftround = Global[bool]{Option: Option{Name: "shiftround", Short: "sr"}}
 	// Shiftwidth is the option 'shiftwidth' ('sw'): a Number, local to buffer. See :help 'shiftwidth'.
-	Shiftwidth = BufferLocal[int]{Option: Option{Name: "shiftwidth", Short: "sw"}}
+	Shiftwidth = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "shiftwidth", Short: "sw"}}}
 	// Shortmess is the option 'shortmess' ('shm'): a String, global. See :help 'shortmess'.
 	Shortmess = Global[string]{Option: Option{Name: "shortmess", Short: "shm"}}
 	// Showbreak is the option 'showbreak' ('sbr'): a String, global or local to window. See :help 'showbreak'.
-	Showbreak = GlobalOrWindow[string]{Option: Option{Name: "showbreak", Short: "sbr", NoLocal: "''"}}
+	Showbreak = GlobalOrWindow[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "showbreak", Short: "sbr", NoLocal: "''"}}}
 	// Showcmd is the option 'showcmd' ('sc'): a Boolean, global. See :help 'showcmd'.
 	Showcmd = Global[bool]{Option: Option{Name: "showcmd", Short: "sc"}}
 	// Showcmdloc is the option 'showcmdloc' ('sloc'): a String, global. See :help 'showcmdloc'.
@@ -508,29 +508,29 @@ var (
 	// Sidescroll is the option 'sidescroll' ('ss'): a Number, global. See :help 'sidescroll'.
 	Sidescroll = Global[int]{Option: Option{Name: "sidescroll", Short: "ss"}}
 	// Sidescrolloff is the option 'sidescrolloff' ('siso'): a Number, global or local to window. See :help 'sidescrolloff'.
-	Sidescrolloff = GlobalOrWindow[int]{Option: Option{Name: "sidescrolloff", Short: "siso", NoLocal: "-1"}}
+	Sidescrolloff = GlobalOrWindow[int]{GlobalLocal: GlobalLocal[int]{Option: Option{Name: "sidescrolloff", Short: "siso", NoLocal: "-1"}}}
 	// Signcolumn is the option 'signcolumn' ('scl'): a String, local to window. See :help 'signcolumn'.
-	Signcolumn = WindowLocal[string]{Option: Option{Name: "signcolumn", Short: "scl"}}
+	Signcolumn = WindowLocal[string]{Local: Local[string]{Option: Option{Name: "signcolumn", Short: "scl"}}}
 	// Smartcase is the option 'smartcase' ('scs'): a Boolean, global. See :help 'smartcase'.
 	Smartcase = Global[bool]{Option: Option{Name: "smartcase", Short: "scs"}}
 	// Smartindent is the option 'smartindent' ('si'): a Boolean, local to buffer. See :help 'smartindent'.
-	Smartindent = BufferLocal[bool]{Option: Option{Name: "smartindent", Short: "si"}}
+	Smartindent = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "smartindent", Short: "si"}}}
 	// Smarttab is the option 'smarttab' ('sta'): a Boolean, global. See :help 'smarttab'.
 	Smarttab = Global[bool]{Option: Option{Name: "smarttab", Short: "sta"}}
 	// Smoothscroll is the option 'smoothscroll' ('sms'): a Boolean, local to window. See :help 'smoothscroll'.
-	Smoothscroll = WindowLocal[bool]{Option: Option{Name: "smoothscroll", Short: "sms"}}
+	Smoothscroll = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "smoothscroll", Short: "sms"}}}
 	// Softtabstop is the option 'softtabstop' ('sts'): a Number, local to buffer. See :help 'softtabstop'.
-	Softtabstop = BufferLocal[int]{Option: Option{Name: "softtabstop", Short: "sts"}}
+	Softtabstop = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "softtabstop", Short: "sts"}}}
 	// Spell is the option 'spell': a Boolean, local to window. See :help 'spell'.
-	Spell = WindowLocal[bool]{Option: Option{Name: "spell"}}
+	Spell = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "spell"}}}
 	// Spellcapcheck is the option 'spellcapcheck' ('spc'): a String, local to buffer. See :help 'spellcapcheck'.
-	Spellcapcheck = BufferLocal[string]{Option: Option{Name: "spellcapcheck", Short: "spc"}}
+	Spellcapcheck = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "spellcapcheck", Short: "spc"}}}
 	// Spellfile is the option 'spellfile' ('spf'): a String, local to buffer. See :help 'spellfile'.
-	Spellfile = BufferLocal[string]{Option: Option{Name: "spellfile", Short: "spf"}}
+	Spellfile = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "spellfile", Short: "spf"}}}
 	// Spelllang is the option 'spelllang' ('spl'): a String, local to buffer. See :help 'spelllang'.
-	Spelllang = BufferLocal[string]{Option: Option{Name: "spelllang", Short: "spl"}}
+	Spelllang = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "spelllang", Short: "spl"}}}
 	// Spelloptions is the option 'spelloptions' ('spo'): a String, local to buffer. See :help 'spelloptions'.
-	Spelloptions = BufferLocal[string]{Option: Option{Name: "spelloptions", Short: "spo"}}
+	Spelloptions = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "spelloptions", Short: "spo"}}}
 	// Spellsuggest is the option 'spellsuggest' ('sps'): a String, global. See :help 'spellsuggest'.
 	Spellsuggest = Global[string]{Option: Option{Name: "spellsuggest", Short: "sps"}}
 	// Splitbelow is the option 'splitbelow' ('sb'): a Boolean, global. See :help 'splitbelow'.
@@ -542,37 +542,37 @@ var (
 	// Startofline is the option 'startofline' ('sol'): a Boolean, global. See :help 'startofline'.
 	Startofline = Global[bool]{Option: Option{Name: "startofline", Short: "sol"}}
 	// Statusline is the option 'statusline' ('stl'): a String, global or local to window. See :help 'statusline'.
-	Statusline = GlobalOrWindow[string]{Option: Option{Name: "statusline", Short: "stl", NoLocal: "''"}}
+	Statusline = GlobalOrWindow[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "statusline", Short: "stl", NoLocal: "''"}}}
 	// Suffixes is the option 'suffixes' ('su'): a String, global. See :help 'suffixes'.
 	Suffixes = Global[string]{Option: Option{Name: "suffixes", Short: "su"}}
 	// Suffixesadd is the option 'suffixesadd' ('sua'): a String, local to buffer. See :help 'suffixesadd'.
-	Suffixesadd = BufferLocal[string]{Option: Option{Name: "suffixesadd", Short: "sua"}}
+	Suffixesadd = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "suffixesadd", Short: "sua"}}}
 	// Swapfile is the option 'swapfile' ('swf'): a Boolean, local to buffer. See :help 'swapfile'.
-	Swapfile = BufferLocal[bool]{Option: Option{Name: "swapfile", Short: "swf"}}
+	Swapfile = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "swapfile", Short: "swf"}}}
 	// Switchbuf is the option 'switchbuf' ('swb'): a String, global. See :help 'switchbuf'.
 	Switchbuf = Global[string]{Option: Option{Name: "switchbuf", Short: "swb"}}
 	// Synmaxcol is the option 'synmaxcol' ('smc'): a Number, local to buffer. See :help 'synmaxcol'.
-	Synmaxcol = BufferLocal[int]{Option: Option{Name: "synmaxcol", Short: "smc"}}
+	Synmaxcol = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "synmaxcol", Short: "smc"}}}
 	// Syntax is the option 'syntax' ('syn'): a String, local to buffer. See :help 'syntax'.
-	Syntax = BufferLocal[string]{Option: Option{Name: "syntax", Short: "syn"}}
+	Syntax = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "syntax", Short: "syn"}}}
 	// Tabline is the option 'tabline' ('tal'): a String, global. See :help 'tabline'.
 	Tabline = Global[string]{Option: Option{Name: "tabline", Short: "tal"}}
 	// Tabpagemax is the option 'tabpagemax' ('tpm'): a Number, global. See :help 'tabpagemax'.
 	Tabpagemax = Global[int]{Option: Option{Name: "tabpagemax", Short: "tpm"}}
 	// Tabstop is the option 'tabstop' ('ts'): a Number, local to buffer. See :help 'tabstop'.
-	Tabstop = BufferLocal[int]{Option: Option{Name: "tabstop", Short: "ts"}}
+	Tabstop = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "tabstop", Short: "ts"}}}
 	// Tagbsearch is the option 'tagbsearch' ('tbs'): a Boolean, global. See :help 'tagbsearch'.
 	Tagbsearch = Global[bool]{Option: Option{Name: "tagbsearch", Short: "tbs"}}
 	// Tagcase is the option 'tagcase' ('tc'): a String, global or local to buffer. See :help 'tagcase'.
-	Tagcase = GlobalOrBuffer[string]{Option: Option{Name: "tagcase", Short: "tc", NoLocal: "''"}}
+	Tagcase = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "tagcase", Short: "tc", NoLocal: "''"}}}
 	// Tagfunc is the option 'tagfunc' ('tfu'): a String, local to buffer. See :help 'tagfunc'.
-	Tagfunc = BufferLocal[string]{Option: Option{Name: "tagfunc", Short: "tfu"}}
+	Tagfunc = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "tagfunc", Short: "tfu"}}}
 	// Taglength is the option 'taglength' ('tl'): a Number, global. See :help 'taglength'.
 	Taglength = Global[int]{Option: Option{Name: "taglength", Short: "tl"}}
 	// Tagrelative is the option 'tagrelative' ('tr'): a Boolean, global. See :help 'tagrelative'.
 	Tagrelative = Global[bool]{Option: Option{Name: "tagrelative", Short: "tr"}}
 	// Tags is the option 'tags' ('tag'): a String, global or local to buffer. See :help 'tags'.
-	Tags = GlobalOrBuffer[string]{Option: Option{Name: "tags", Short: "tag", NoLocal: "''"}}
+	Tags = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "tags", Short: "tag", NoLocal: "''"}}}
 	// Tagstack is the option 'tagstack' ('tgst'): a Boolean, global. See :help 'tagstack'.
 	Tagstack = Global[bool]{Option: Option{Name: "tagstack", Short: "tgst"}}
 	// Termbidi is the option 'termbidi' ('tbidi'): a Boolean, global. See :help 'termbidi'.
@@ -580,11 +580,11 @@ var (
 	// Termguicolors is the option 'termguicolors' ('tgc'): a Boolean, global. See :help 'termguicolors'.
 	Termguicolors = Global[bool]{Option: Option{Name: "termguicolors", Short: "tgc"}}
 	// Textwidth is the option 'textwidth' ('tw'): a Number, local to buffer. See :help 'textwidth'.
-	Textwidth = BufferLocal[int]{Option: Option{Name: "textwidth", Short: "tw"}}
+	Textwidth = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "textwidth", Short: "tw"}}}
 	// Thesaurus is the option 'thesaurus' ('tsr'): a String, global or local to buffer. See :help 'thesaurus'.
-	Thesaurus = GlobalOrBuffer[string]{Option: Option{Name: "thesaurus", Short: "tsr", NoLocal: "''"}}
+	Thesaurus = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "thesaurus", Short: "tsr", NoLocal: "''"}}}
 	// Thesaurusfunc is the option 'thesaurusfunc' ('tsrfu'): a String, global or local to buffer. See :help 'thesaurusfunc'.
-	Thesaurusfunc = GlobalOrBuffer[string]{Option: Option{Name: "thesaurusfunc", Short: "tsrfu", NoLocal: "''"}}
+	Thesaurusfunc = GlobalOrBuffer[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "thesaurusfunc", Short: "tsrfu", NoLocal: "''"}}}
 	// Tildeop is the option 'tildeop' ('top'): a Boolean, global. See :help 'tildeop'.
 	Tildeop = Global[bool]{Option: Option{Name: "tildeop", Short: "top"}}
 	// Timeout is the option 'timeout' ('to'): a Boolean, global. See :help 'timeout'.
@@ -606,9 +606,9 @@ var (
 	// Undodir is the option 'undodir' ('udir'): a String, global. See :help 'undodir'.
 	Undodir = Global[string]{Option: Option{Name: "undodir", Short: "udir"}}
 	// Undofile is the option 'undofile' ('udf'): a Boolean, local to buffer. See :help 'undofile'.
-	Undofile = BufferLocal[bool]{Option: Option{Name: "undofile", Short: "udf"}}
+	Undofile = BufferLocal[bool]{Local: Local[bool]{Option: Option{Name: "undofile", Short: "udf"}}}
 	// Undolevels is the option 'undolevels' ('ul'): a Number, global or local to buffer. See :help 'undolevels'.
-	Undolevels = GlobalOrBuffer[int]{Option: Option{Name: "undolevels", Short: "ul", NoLocal: "-123456"}}
+	Undolevels = GlobalOrBuffer[int]{GlobalLocal: GlobalLocal[int]{Option: Option{Name: "undolevels", Short: "ul", NoLocal: "-123456"}}}
 	// Undoreload is the option 'undoreload' ('ur'): a Number, global. See :help 'undoreload'.
 	Undoreload = Global[int]{Option: Option{Name: "undoreload", Short: "ur"}}
 	// Updatecount is the option 'updatecount' ('uc'): a Number, global. See :help 'updatecount'.
@@ -616,9 +616,9 @@ var (
 	// Updatetime is the option 'updatetime' ('ut'): a Number, global. See :help 'updatetime'.
 	Updatetime = Global[int]{Option: Option{Name: "updatetime", Short: "ut"}}
 	// Varsofttabstop is the option 'varsofttabstop' ('vsts'): a String, local to buffer. See :help 'varsofttabstop'.
-	Varsofttabstop = BufferLocal[string]{Option: Option{Name: "varsofttabstop", Short: "vsts"}}
+	Varsofttabstop = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "varsofttabstop", Short: "vsts"}}}
 	// Vartabstop is the option 'vartabstop' ('vts'): a String, local to buffer. See :help 'vartabstop'.
-	Vartabstop = BufferLocal[string]{Option: Option{Name: "vartabstop", Short: "vts"}}
+	Vartabstop = BufferLocal[string]{Local: Local[string]{Option: Option{Name: "vartabstop", Short: "vts"}}}
 	// Verbose is the option 'verbose' ('vbs'): a Number, global. See :help 'verbose'.
 	Verbose = Global[int]{Option: Option{Name: "verbose", Short: "vbs"}}
 	// Verbosefile is the option 'verbosefile' ('vfile'): a String, global. See :help 'verbosefile'.
@@ -628,7 +628,7 @@ var (
 	// Viewoptions is the option 'viewoptions' ('vop'): a String, global. See :help 'viewoptions'.
 	Viewoptions = Global[string]{Option: Option{Name: "viewoptions", Short: "vop"}}
 	// Virtualedit is the option 'virtualedit' ('ve'): a String, global or local to window. See :help 'virtualedit'.
-	Virtualedit = GlobalOrWindow[string]{Option: Option{Name: "virtualedit", Short: "ve", NoLocal: "''"}}
+	Virtualedit = GlobalOrWindow[string]{GlobalLocal: GlobalLocal[string]{Option: Option{Name: "virtualedit", Short: "ve", NoLocal: "''"}}}
 	// Visualbell is the option 'visualbell' ('vb'): a Boolean, global. See :help 'visualbell'.
 	Visualbell = Global[bool]{Option: Option{Name: "visualbell", Short: "vb"}}
 	// Warn is the option 'warn': a Boolean, global. See :help 'warn'.
@@ -652,9 +652,9 @@ var (
 	// Window is the option 'window' ('wi'): a Number, global. See :help 'window'.
 	Window = Global[int]{Option: Option{Name: "window", Short: "wi"}}
 	// Winfixheight is the option 'winfixheight' ('wfh'): a Boolean, local to window. See :help 'winfixheight'.
-	Winfixheight = WindowLocal[bool]{Option: Option{Name: "winfixheight", Short: "wfh"}}
+	Winfixheight = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "winfixheight", Short: "wfh"}}}
 	// Winfixwidth is the option 'winfixwidth' ('wfw'): a Boolean, local to window. See :help 'winfixwidth'.
-	Winfixwidth = WindowLocal[bool]{Option: Option{Name: "winfixwidth", Short: "wfw"}}
+	Winfixwidth = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "winfixwidth", Short: "wfw"}}}
 	// Winheight is the option 'winheight' ('wh'): a Number, global. See :help 'winheight'.
 	Winheight = Global[int]{Option: Option{Name: "winheight", Short: "wh"}}
 	// Winminheight is the option 'winminheight' ('wmh'): a Number, global. See :help 'winminheight'.
@@ -664,9 +664,9 @@ var (
 	// Winwidth is the option 'winwidth' ('wiw'): a Number, global. See :help 'winwidth'.
 	Winwidth = Global[int]{Option: Option{Name: "winwidth", Short: "wiw"}}
 	// Wrap is the option 'wrap': a Boolean, local to window. See :help 'wrap'.
-	Wrap = WindowLocal[bool]{Option: Option{Name: "wrap"}}
+	Wrap = WindowLocal[bool]{Local: Local[bool]{Option: Option{Name: "wrap"}}}
 	// Wrapmargin is the option 'wrapmargin' ('wm'): a Number, local to buffer. See :help 'wrapmargin'.
-	Wrapmargin = BufferLocal[int]{Option: Option{Name: "wrapmargin", Short: "wm"}}
+	Wrapmargin = BufferLocal[int]{Local: Local[int]{Option: Option{Name: "wrapmargin", Short: "wm"}}}
 	// Wrapscan is the option 'wrapscan' ('ws'): a Boolean, global. See :help 'wrapscan'.
 	Wrapscan = Global[bool]{Option: Option{Name: "wrapscan", Short: "ws"}}
 	// Write is the option 'write': a Boolean, global. See :help 'write'.

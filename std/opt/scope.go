@@ -14,11 +14,11 @@ type Value interface {
 	bool | int | string
 }
 
-// Option holds the facts about one option that its methods need. The
-// variables of this package and of vimopt and nvimopt are Options of one
-// of the scope types (Global, BufferLocal, WindowLocal, GlobalOrBuffer,
-// GlobalOrWindow); their fields are facts read from the editors and are
-// not meant to be changed.
+// Option holds the facts about one option that its methods need. Each
+// variable of this package and of vimopt and nvimopt is of one of the
+// scope types (Global, BufferLocal, WindowLocal, GlobalOrBuffer,
+// GlobalOrWindow), which hold an Option; its fields are facts read from
+// the editors and are not meant to be changed.
 type Option struct {
 	// Name is the option's long name, such as "tabstop".
 	Name string
@@ -105,6 +105,12 @@ func set[T Value](ctx context.Context, c vigor.Caller, o Option, method, scope s
 	return o.cmd(ctx, c, method, "let &"+scope+o.Name+" = l:v", map[string]any{"v": v})
 }
 
+// getIn returns the value of the option in buffer or window n, read with
+// fn, getbufvar or getwinvar.
+func getIn[T Value](ctx context.Context, c vigor.Caller, o Option, method, fn string, n int) (T, error) {
+	return get[T](ctx, c, o, method, fn+"(l:n, '&"+o.Name+"')", map[string]any{"n": n})
+}
+
 // setIn sets the local value of the option in buffer or window n with fn,
 // setbufvar or setwinvar.
 func setIn[T Value](ctx context.Context, c vigor.Caller, o Option, method, fn string, n int, v T) error {
@@ -135,62 +141,69 @@ func (o Global[T]) Reset(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "Reset", "set "+o.Name+"&", nil)
 }
 
-// BufferLocal is an option with a value in each buffer (the local value)
-// and a global value, which new buffers start from.
-type BufferLocal[T Value] struct{ Option }
+// Local has the methods that BufferLocal and WindowLocal share: an
+// option with a value in each buffer (or window), the local value, and a
+// global value that new buffers (or windows split from this one) start
+// from. "Here" is the current buffer (or window).
+type Local[T Value] struct{ Option }
 
-// Get returns the current buffer's value.
-func (o BufferLocal[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
+// Get returns the value here.
+func (o Local[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "Get", "&l:"+o.Name, nil)
 }
 
-// Set sets the current buffer's value and the global value, as :set does.
-func (o BufferLocal[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
+// Set sets the value here and the global value, as :set does.
+func (o Local[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
 	return set(ctx, c, o.Option, "Set", "", v)
 }
 
-// Reset sets the current buffer's value and the global value to the
-// default, as :set {option}& does.
-func (o BufferLocal[T]) Reset(ctx context.Context, c vigor.Caller) error {
+// Reset sets the value here and the global value to the default, as
+// :set {option}& does.
+func (o Local[T]) Reset(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "Reset", "set "+o.Name+"&", nil)
 }
 
-// GetLocal returns the current buffer's value, as Get does.
-func (o BufferLocal[T]) GetLocal(ctx context.Context, c vigor.Caller) (T, error) {
+// GetLocal returns the value here, as Get does.
+func (o Local[T]) GetLocal(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "GetLocal", "&l:"+o.Name, nil)
 }
 
-// SetLocal sets the current buffer's value only, as :setlocal does.
-func (o BufferLocal[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
+// SetLocal sets the value here only, as :setlocal does.
+func (o Local[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
 	return set(ctx, c, o.Option, "SetLocal", "l:", v)
 }
 
-// ResetLocal sets the current buffer's value to the default, as
-// :setlocal {option}& does.
-func (o BufferLocal[T]) ResetLocal(ctx context.Context, c vigor.Caller) error {
+// ResetLocal sets the value here to the default, as :setlocal {option}&
+// does.
+func (o Local[T]) ResetLocal(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "ResetLocal", "setlocal "+o.Name+"&", nil)
 }
 
-// GetGlobal returns the global value.
-func (o BufferLocal[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
+// GetGlobal returns the global value (for a window option, the current
+// window's).
+func (o Local[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "GetGlobal", "&g:"+o.Name, nil)
 }
 
 // SetGlobal sets the global value only, as :setglobal does.
-func (o BufferLocal[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
+func (o Local[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
 	return set(ctx, c, o.Option, "SetGlobal", "g:", v)
 }
 
 // ResetGlobal sets the global value to the default, as
 // :setglobal {option}& does.
-func (o BufferLocal[T]) ResetGlobal(ctx context.Context, c vigor.Caller) error {
+func (o Local[T]) ResetGlobal(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "ResetGlobal", "setglobal "+o.Name+"&", nil)
 }
+
+// BufferLocal is an option with a value in each buffer: it has the methods
+// of Local, for the current buffer, and GetBuffer and SetBuffer for any.
+type BufferLocal[T Value] struct{ Local[T] }
 
 // GetBuffer returns the value in buffer buf (a buffer number; 0 is the
 // current buffer).
 func (o BufferLocal[T]) GetBuffer(ctx context.Context, c vigor.Caller, buf int) (T, error) {
-	return get[T](ctx, c, o.Option, "GetBuffer", "getbufvar(l:buf, '&"+o.Name+"')", map[string]any{"buf": buf})
+	return getIn[T](ctx, c, o.Option, "GetBuffer", "getbufvar", buf)
 }
 
 // SetBuffer sets the value in buffer buf (a buffer number; 0 is the
@@ -199,64 +212,14 @@ func (o BufferLocal[T]) SetBuffer(ctx context.Context, c vigor.Caller, buf int, 
 	return setIn(ctx, c, o.Option, "SetBuffer", "setbufvar", buf, v)
 }
 
-// WindowLocal is an option with a value in each window (the local value)
-// and a global value for each window, which windows split from it start
-// from.
-type WindowLocal[T Value] struct{ Option }
-
-// Get returns the current window's value.
-func (o WindowLocal[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
-	return get[T](ctx, c, o.Option, "Get", "&l:"+o.Name, nil)
-}
-
-// Set sets the current window's value and its global value, as :set does.
-func (o WindowLocal[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "Set", "", v)
-}
-
-// Reset sets the current window's value and its global value to the
-// default, as :set {option}& does.
-func (o WindowLocal[T]) Reset(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "Reset", "set "+o.Name+"&", nil)
-}
-
-// GetLocal returns the current window's value, as Get does.
-func (o WindowLocal[T]) GetLocal(ctx context.Context, c vigor.Caller) (T, error) {
-	return get[T](ctx, c, o.Option, "GetLocal", "&l:"+o.Name, nil)
-}
-
-// SetLocal sets the current window's value only, as :setlocal does.
-func (o WindowLocal[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "SetLocal", "l:", v)
-}
-
-// ResetLocal sets the current window's value to the default, as
-// :setlocal {option}& does.
-func (o WindowLocal[T]) ResetLocal(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "ResetLocal", "setlocal "+o.Name+"&", nil)
-}
-
-// GetGlobal returns the current window's global value.
-func (o WindowLocal[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
-	return get[T](ctx, c, o.Option, "GetGlobal", "&g:"+o.Name, nil)
-}
-
-// SetGlobal sets the current window's global value only, as :setglobal
-// does.
-func (o WindowLocal[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "SetGlobal", "g:", v)
-}
-
-// ResetGlobal sets the current window's global value to the default, as
-// :setglobal {option}& does.
-func (o WindowLocal[T]) ResetGlobal(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "ResetGlobal", "setglobal "+o.Name+"&", nil)
-}
+// WindowLocal is an option with a value in each window: it has the methods
+// of Local, for the current window, and GetWindow and SetWindow for any.
+type WindowLocal[T Value] struct{ Local[T] }
 
 // GetWindow returns the value in window win (a window ID or number; 0 is
 // the current window).
 func (o WindowLocal[T]) GetWindow(ctx context.Context, c vigor.Caller, win int) (T, error) {
-	return get[T](ctx, c, o.Option, "GetWindow", "getwinvar(l:win, '&"+o.Name+"')", map[string]any{"win": win})
+	return getIn[T](ctx, c, o.Option, "GetWindow", "getwinvar", win)
 }
 
 // SetWindow sets the local value in window win (a window ID or number; 0
@@ -265,130 +228,54 @@ func (o WindowLocal[T]) SetWindow(ctx context.Context, c vigor.Caller, win int, 
 	return setIn(ctx, c, o.Option, "SetWindow", "setwinvar", win, v)
 }
 
-// GlobalOrBuffer is a global-local option (:help global-local) with a
-// global value that a buffer may override with a local value of its own.
-type GlobalOrBuffer[T Value] struct{ Option }
+// GlobalLocal has the methods that GlobalOrBuffer and GlobalOrWindow
+// share: a global-local option (:help global-local), with a global value
+// that a buffer (or window) may override with a local value of its own.
+// "Here" is the current buffer (or window).
+type GlobalLocal[T Value] struct{ Option }
 
-// Get returns the value in effect in the current buffer: its local value
-// if it has one (see HasLocal), else the global value.
-func (o GlobalOrBuffer[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
+// Get returns the value in effect here: the local value if there is one
+// (see HasLocal), else the global value.
+func (o GlobalLocal[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "Get", "&"+o.Name, nil)
 }
 
-// Set sets the global value and removes the current buffer's local
-// value, so that the new value is in effect there.
-func (o GlobalOrBuffer[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
+// Set sets the global value and removes the local value here, so that the
+// new value is in effect here.
+func (o GlobalLocal[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
 	return o.cmd(ctx, c, "Set", "let &g:"+o.Name+" = l:v | "+o.unsetLocal(), map[string]any{"v": v})
 }
 
-// Reset sets the global value to the default and removes the current
-// buffer's local value.
-func (o GlobalOrBuffer[T]) Reset(ctx context.Context, c vigor.Caller) error {
+// Reset sets the global value to the default and removes the local value
+// here.
+func (o GlobalLocal[T]) Reset(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "Reset", "set "+o.Name+"& | "+o.unsetLocal(), nil)
 }
 
-// HasLocal reports whether the current buffer has a local value.
-func (o GlobalOrBuffer[T]) HasLocal(ctx context.Context, c vigor.Caller) (bool, error) {
-	return hasLocal(ctx, c, o.Option)
+// HasLocal reports whether there is a local value here.
+func (o GlobalLocal[T]) HasLocal(ctx context.Context, c vigor.Caller) (bool, error) {
+	return get[bool](ctx, c, o.Option, "HasLocal", "&l:"+o.Name+" !=# "+o.NoLocal, nil)
 }
 
-// SetLocal gives the current buffer a local value, as :setlocal does.
-func (o GlobalOrBuffer[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
+// SetLocal sets a local value here, as :setlocal does.
+func (o GlobalLocal[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
 	return set(ctx, c, o.Option, "SetLocal", "l:", v)
 }
 
-// UnsetLocal removes the current buffer's local value, so that the global
-// value applies.
-func (o GlobalOrBuffer[T]) UnsetLocal(ctx context.Context, c vigor.Caller) error {
+// UnsetLocal removes the local value here, so that the global value
+// applies.
+func (o GlobalLocal[T]) UnsetLocal(ctx context.Context, c vigor.Caller) error {
 	return o.cmd(ctx, c, "UnsetLocal", o.unsetLocal(), nil)
 }
 
 // GetGlobal returns the global value.
-func (o GlobalOrBuffer[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
+func (o GlobalLocal[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
 	return get[T](ctx, c, o.Option, "GetGlobal", "&g:"+o.Name, nil)
 }
 
 // SetGlobal sets the global value only, as :setglobal does.
-func (o GlobalOrBuffer[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
+func (o GlobalLocal[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
 	return set(ctx, c, o.Option, "SetGlobal", "g:", v)
-}
-
-// GetBuffer returns the value in effect in buffer buf (a buffer number; 0
-// is the current buffer).
-func (o GlobalOrBuffer[T]) GetBuffer(ctx context.Context, c vigor.Caller, buf int) (T, error) {
-	return get[T](ctx, c, o.Option, "GetBuffer", "getbufvar(l:buf, '&"+o.Name+"')", map[string]any{"buf": buf})
-}
-
-// SetBuffer gives buffer buf (a buffer number; 0 is the current buffer) a
-// local value, as setbufvar() does.
-func (o GlobalOrBuffer[T]) SetBuffer(ctx context.Context, c vigor.Caller, buf int, v T) error {
-	return setIn(ctx, c, o.Option, "SetBuffer", "setbufvar", buf, v)
-}
-
-// GlobalOrWindow is a global-local option (:help global-local) with a
-// global value that a window may override with a local value of its own.
-type GlobalOrWindow[T Value] struct{ Option }
-
-// Get returns the value in effect in the current window: its local value
-// if it has one (see HasLocal), else the global value.
-func (o GlobalOrWindow[T]) Get(ctx context.Context, c vigor.Caller) (T, error) {
-	return get[T](ctx, c, o.Option, "Get", "&"+o.Name, nil)
-}
-
-// Set sets the global value and removes the current window's local
-// value, so that the new value is in effect there.
-func (o GlobalOrWindow[T]) Set(ctx context.Context, c vigor.Caller, v T) error {
-	return o.cmd(ctx, c, "Set", "let &g:"+o.Name+" = l:v | "+o.unsetLocal(), map[string]any{"v": v})
-}
-
-// Reset sets the global value to the default and removes the current
-// window's local value.
-func (o GlobalOrWindow[T]) Reset(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "Reset", "set "+o.Name+"& | "+o.unsetLocal(), nil)
-}
-
-// HasLocal reports whether the current window has a local value.
-func (o GlobalOrWindow[T]) HasLocal(ctx context.Context, c vigor.Caller) (bool, error) {
-	return hasLocal(ctx, c, o.Option)
-}
-
-// SetLocal gives the current window a local value, as :setlocal does.
-func (o GlobalOrWindow[T]) SetLocal(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "SetLocal", "l:", v)
-}
-
-// UnsetLocal removes the current window's local value, so that the global
-// value applies.
-func (o GlobalOrWindow[T]) UnsetLocal(ctx context.Context, c vigor.Caller) error {
-	return o.cmd(ctx, c, "UnsetLocal", o.unsetLocal(), nil)
-}
-
-// GetGlobal returns the global value.
-func (o GlobalOrWindow[T]) GetGlobal(ctx context.Context, c vigor.Caller) (T, error) {
-	return get[T](ctx, c, o.Option, "GetGlobal", "&g:"+o.Name, nil)
-}
-
-// SetGlobal sets the global value only, as :setglobal does.
-func (o GlobalOrWindow[T]) SetGlobal(ctx context.Context, c vigor.Caller, v T) error {
-	return set(ctx, c, o.Option, "SetGlobal", "g:", v)
-}
-
-// GetWindow returns the value in effect in window win (a window ID or
-// number; 0 is the current window).
-func (o GlobalOrWindow[T]) GetWindow(ctx context.Context, c vigor.Caller, win int) (T, error) {
-	return get[T](ctx, c, o.Option, "GetWindow", "getwinvar(l:win, '&"+o.Name+"')", map[string]any{"win": win})
-}
-
-// SetWindow gives window win (a window ID or number; 0 is the current
-// window) a local value, as setwinvar() does.
-func (o GlobalOrWindow[T]) SetWindow(ctx context.Context, c vigor.Caller, win int, v T) error {
-	return setIn(ctx, c, o.Option, "SetWindow", "setwinvar", win, v)
-}
-
-// hasLocal reports whether the current buffer or window has a local value
-// of o, a global-local option: whether it differs from o.NoLocal.
-func hasLocal(ctx context.Context, c vigor.Caller, o Option) (bool, error) {
-	return get[bool](ctx, c, o, "HasLocal", "&l:"+o.Name+" !=# "+o.NoLocal, nil)
 }
 
 // unsetLocal is the command that removes the local value of o, a
@@ -397,4 +284,38 @@ func hasLocal(ctx context.Context, c vigor.Caller, o Option) (bool, error) {
 // value of a Number or Boolean option instead, where Neovim removes it.
 func (o Option) unsetLocal() string {
 	return "let &l:" + o.Name + " = " + o.NoLocal
+}
+
+// GlobalOrBuffer is a global-local option that a buffer may override: it
+// has the methods of GlobalLocal, for the current buffer, and GetBuffer
+// and SetBuffer for any.
+type GlobalOrBuffer[T Value] struct{ GlobalLocal[T] }
+
+// GetBuffer returns the value in effect in buffer buf (a buffer number; 0
+// is the current buffer).
+func (o GlobalOrBuffer[T]) GetBuffer(ctx context.Context, c vigor.Caller, buf int) (T, error) {
+	return getIn[T](ctx, c, o.Option, "GetBuffer", "getbufvar", buf)
+}
+
+// SetBuffer gives buffer buf (a buffer number; 0 is the current buffer) a
+// local value, as setbufvar() does.
+func (o GlobalOrBuffer[T]) SetBuffer(ctx context.Context, c vigor.Caller, buf int, v T) error {
+	return setIn(ctx, c, o.Option, "SetBuffer", "setbufvar", buf, v)
+}
+
+// GlobalOrWindow is a global-local option that a window may override: it
+// has the methods of GlobalLocal, for the current window, and GetWindow
+// and SetWindow for any.
+type GlobalOrWindow[T Value] struct{ GlobalLocal[T] }
+
+// GetWindow returns the value in effect in window win (a window ID or
+// number; 0 is the current window).
+func (o GlobalOrWindow[T]) GetWindow(ctx context.Context, c vigor.Caller, win int) (T, error) {
+	return getIn[T](ctx, c, o.Option, "GetWindow", "getwinvar", win)
+}
+
+// SetWindow gives window win (a window ID or number; 0 is the current
+// window) a local value, as setwinvar() does.
+func (o GlobalOrWindow[T]) SetWindow(ctx context.Context, c vigor.Caller, win int, v T) error {
+	return setIn(ctx, c, o.Option, "SetWindow", "setwinvar", win, v)
 }

@@ -16,14 +16,14 @@ var (
 	// Balloonevalterm is the option 'balloonevalterm' ('bevalterm'): a Boolean, global. See :help 'balloonevalterm'.
 	Balloonevalterm = opt.Global[bool]{Option: opt.Option{Name: "balloonevalterm", Short: "bevalterm", Editor: "vim"}}
 	// Balloonexpr is the option 'balloonexpr' ('bexpr'): a String, global or local to buffer. See :help 'balloonexpr'.
-	Balloonexpr = opt.GlobalOrBuffer[string]{Option: opt.Option{Name: "balloonexpr", Short: "bexpr", Editor: "vim", NoLocal: "''"}}
+	Balloonexpr = opt.GlobalOrBuffer[string]{GlobalLocal: opt.GlobalLocal[string]{Option: opt.Option{Name: "balloonexpr", Short: "bexpr", Editor: "vim", NoLocal: "''"}}}
 	// Compatible is the option 'compatible' ('cp'): a Boolean, global. See :help 'compatible'.
 	// Neovim lists it too, but there it does nothing (exists('+compatible') is false).
 	Compatible = opt.Global[bool]{Option: opt.Option{Name: "compatible", Short: "cp", Editor: "vim"}}
 	// Completepopup is the option 'completepopup' ('cpp'): a String, global. See :help 'completepopup'.
 	Completepopup = opt.Global[string]{Option: opt.Option{Name: "completepopup", Short: "cpp", Editor: "vim"}}
 	// Cryptmethod is the option 'cryptmethod' ('cm'): a String, global or local to buffer. See :help 'cryptmethod'.
-	Cryptmethod = opt.GlobalOrBuffer[string]{Option: opt.Option{Name: "cryptmethod", Short: "cm", Editor: "vim", NoLocal: "''"}}
+	Cryptmethod = opt.GlobalOrBuffer[string]{GlobalLocal: opt.GlobalLocal[string]{Option: opt.Option{Name: "cryptmethod", Short: "cm", Editor: "vim", NoLocal: "''"}}}
 	// Cscopepathcomp is the option 'cscopepathcomp' ('cspc'): a Number, global. See :help 'cscopepathcomp'.
 	Cscopepathcomp = opt.Global[int]{Option: opt.Option{Name: "cscopepathcomp", Short: "cspc", Editor: "vim"}}
 	// Cscopeprg is the option 'cscopeprg' ('csprg'): a String, global. See :help 'cscopeprg'.
@@ -63,7 +63,7 @@ var (
 	// Neovim lists it too, but there it does nothing (exists('+insertmode') is false).
 	Insertmode = opt.Global[bool]{Option: opt.Option{Name: "insertmode", Short: "im", Editor: "vim"}}
 	// Key is the option 'key': a String, local to buffer. See :help 'key'.
-	Key = opt.BufferLocal[string]{Option: opt.Option{Name: "key", Editor: "vim"}}
+	Key = opt.BufferLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "key", Editor: "vim"}}}
 	// Keyprotocol is the option 'keyprotocol' ('kpc'): a String, global. See :help 'keyprotocol'.
 	Keyprotocol = opt.Global[string]{Option: opt.Option{Name: "keyprotocol", Short: "kpc", Editor: "vim"}}
 	// Maxmem is the option 'maxmem' ('mm'): a Number, global. See :help 'maxmem'.
@@ -98,7 +98,7 @@ var (
 	// Neovim lists it too, but there it does nothing (exists('+remap') is false).
 	Remap = opt.Global[bool]{Option: opt.Option{Name: "remap", Editor: "vim"}}
 	// Shortname is the option 'shortname' ('sn'): a Boolean, local to buffer. See :help 'shortname'.
-	Shortname = opt.BufferLocal[bool]{Option: opt.Option{Name: "shortname", Short: "sn", Editor: "vim"}}
+	Shortname = opt.BufferLocal[bool]{Local: opt.Local[bool]{Option: opt.Option{Name: "shortname", Short: "sn", Editor: "vim"}}}
 	// Swapsync is the option 'swapsync' ('sws'): a String, global. See :help 'swapsync'.
 	Swapsync = opt.Global[string]{Option: opt.Option{Name: "swapsync", Short: "sws", Editor: "vim"}}
 	// Term is the option 'term': a String, global. See :help 'term'.
@@ -107,18 +107,18 @@ var (
 	// Neovim lists it too, but there it does nothing (exists('+termencoding') is false).
 	Termencoding = opt.Global[string]{Option: opt.Option{Name: "termencoding", Short: "tenc", Editor: "vim"}}
 	// Termwinkey is the option 'termwinkey' ('twk'): a String, local to window. See :help 'termwinkey'.
-	Termwinkey = opt.WindowLocal[string]{Option: opt.Option{Name: "termwinkey", Short: "twk", Editor: "vim"}}
+	Termwinkey = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "termwinkey", Short: "twk", Editor: "vim"}}}
 	// Termwinscroll is the option 'termwinscroll' ('twsl'): a Number, local to buffer. See :help 'termwinscroll'.
-	Termwinscroll = opt.BufferLocal[int]{Option: opt.Option{Name: "termwinscroll", Short: "twsl", Editor: "vim"}}
+	Termwinscroll = opt.BufferLocal[int]{Local: opt.Local[int]{Option: opt.Option{Name: "termwinscroll", Short: "twsl", Editor: "vim"}}}
 	// Termwinsize is the option 'termwinsize' ('tws'): a String, local to window. See :help 'termwinsize'.
-	Termwinsize = opt.WindowLocal[string]{Option: opt.Option{Name: "termwinsize", Short: "tws", Editor: "vim"}}
+	Termwinsize = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "termwinsize", Short: "tws", Editor: "vim"}}}
 	// Terse is the option 'terse': a Boolean, global. See :help 'terse'.
 	// Neovim lists it too, but there it does nothing (exists('+terse') is false).
 	Terse = opt.Global[bool]{Option: opt.Option{Name: "terse", Editor: "vim"}}
 	// Textauto is the option 'textauto' ('ta'): a Boolean, global. See :help 'textauto'.
 	Textauto = opt.Global[bool]{Option: opt.Option{Name: "textauto", Short: "ta", Editor: "vim"}}
 	// Textmode is the option 'textmode' ('tx'): a Boolean, local to buffer. See :help 'textmode'.
-	Textmode = opt.BufferLocal[bool]{Option: opt.Option{Name: "textmode", Short: "tx", Editor: "vim"}}
+	Textmode = opt.BufferLocal[bool]{Local: opt.Local[bool]{Option: opt.Option{Name: "textmode", Short: "tx", Editor: "vim"}}}
 	// Ttybuiltin is the option 'ttybuiltin' ('tbi'): a Boolean, global. See :help 'ttybuiltin'.
 	Ttybuiltin = opt.Global[bool]{Option: opt.Option{Name: "ttybuiltin", Short: "tbi", Editor: "vim"}}
 	// Ttyfast is the option 'ttyfast' ('tf'): a Boolean, global. See :help 'ttyfast'.
@@ -137,7 +137,7 @@ var (
 	// Weirdinvert is the option 'weirdinvert' ('wiv'): a Boolean, global. See :help 'weirdinvert'.
 	Weirdinvert = opt.Global[bool]{Option: opt.Option{Name: "weirdinvert", Short: "wiv", Editor: "vim"}}
 	// Wincolor is the option 'wincolor' ('wcr'): a String, local to window. See :help 'wincolor'.
-	Wincolor = opt.WindowLocal[string]{Option: opt.Option{Name: "wincolor", Short: "wcr", Editor: "vim"}}
+	Wincolor = opt.WindowLocal[string]{Local: opt.Local[string]{Option: opt.Option{Name: "wincolor", Short: "wcr", Editor: "vim"}}}
 	// Xtermcodes is the option 'xtermcodes': a Boolean, global. See :help 'xtermcodes'.
 	Xtermcodes = opt.Global[bool]{Option: opt.Option{Name: "xtermcodes", Editor: "vim"}}
 )

@@ -311,7 +311,7 @@ func TestCountsPublished(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := strings.Count(string(src), "{Option: ")
+		n := strings.Count(string(src), "Option{Name: ")
 		switch pkg {
 		case "opt":
 			m.Common = make([]option, n)

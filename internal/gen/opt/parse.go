@@ -26,6 +26,18 @@ func (s scope) goType() string {
 	return [...]string{"", "Global", "BufferLocal", "WindowLocal", "GlobalOrBuffer", "GlobalOrWindow"}[s]
 }
 
+// baseType is the type of package opt that the Go type of scope s embeds,
+// or "" when it embeds Option alone.
+func (s scope) baseType() string {
+	switch s {
+	case buffer, window:
+		return "Local"
+	case globalBuffer, globalWindow:
+		return "GlobalLocal"
+	}
+	return ""
+}
+
 // words is how s reads in a doc comment.
 func (s scope) words() string {
 	return [...]string{"", "global", "local to buffer", "local to window", "global or local to buffer", "global or local to window"}[s]

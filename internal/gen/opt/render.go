@@ -12,7 +12,8 @@ import (
 // person to name.
 func optDeclared(name string) bool {
 	switch name {
-	case "Value", "Option", "Global", "BufferLocal", "WindowLocal", "GlobalOrBuffer", "GlobalOrWindow":
+	case "Value", "Option", "Global", "Local", "BufferLocal", "WindowLocal",
+		"GlobalLocal", "GlobalOrBuffer", "GlobalOrWindow":
 		return true
 	}
 	return false
@@ -81,7 +82,11 @@ func render(m *model, pkg string) ([]byte, error) {
 		if o.NoLocal != "" {
 			fields += fmt.Sprintf(", NoLocal: %q", o.NoLocal)
 		}
-		fmt.Fprintf(&b, "\t%s = %s%s[%s]{Option: %sOption{%s}}\n", name, q, o.Scope.goType(), o.Type, q, fields)
+		inner := fmt.Sprintf("Option: %sOption{%s}", q, fields)
+		if base := o.Scope.baseType(); base != "" {
+			inner = fmt.Sprintf("%s: %s%s[%s]{%s}", base, q, base, o.Type, inner)
+		}
+		fmt.Fprintf(&b, "\t%s = %s%s[%s]{%s}\n", name, q, o.Scope.goType(), o.Type, inner)
 	}
 	b.WriteString(")\n")
 	src, err := format.Source(b.Bytes())
