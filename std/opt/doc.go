@@ -9,10 +9,10 @@
 // Neovim keeps by name but that does nothing there ('compatible'), count as
 // missing from that editor.
 //
-//	ts, err := opt.Tabstop.Get(ctx, p)       // &l:tabstop, an int
-//	err = opt.Expandtab.SetLocal(ctx, p, true) // :setlocal expandtab
-//	err = opt.Wrap.SetWindow(ctx, p, winid, false)
-//	err = opt.Scrolloff.Reset(ctx, p)        // :set scrolloff&
+//	ts, err := opt.Tabstop.Get(ctx, p)             // &l:tabstop, an int
+//	err = opt.Expandtab.SetLocal(ctx, p, true)     // :setlocal expandtab
+//	err = opt.Wrap.SetWindow(ctx, p, winid, false) // setwinvar()
+//	err = opt.Scrolloff.Reset(ctx, p)              // :set scrolloff&
 //
 // # Names and types
 //
@@ -78,7 +78,9 @@
 //	vimopt.Compatible.Get: 'compatible' is a Vim option; Neovim does not have it
 //
 // and an error from the editor (a value the option refuses) is wrapped
-// with the option and the method: `opt.Tabstop.Set: ...`.
+// with the option and the method: `opt.Tabstop.Set: ...`. In a batch, the
+// editor's error is the batch's *vigor.BatchError, whose Index is the
+// failed call's.
 //
 // # Where the editors disagree
 //
