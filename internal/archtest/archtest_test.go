@@ -61,6 +61,11 @@ var rules = []rule{
 	{pkg: "internal/host", allow: []string{"internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol"}},
 	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol"}},
 	{pkg: "internal/build", allow: []string{"internal/protocol"}},
+	// The typed options and their generator (which runs the editors).
+	{pkg: "std/opt", allow: []string{""}},
+	{pkg: "std/vimopt", allow: []string{"std/opt"}},
+	{pkg: "std/nvimopt", allow: []string{"std/opt"}},
+	{pkg: "internal/gen/opt"},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
 	{pkg: "cmd/vigor", allow: []string{"", "internal/build"}},
 	{pkg: "vigortest", allow: []string{"internal/editortest"}},

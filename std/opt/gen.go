@@ -1,0 +1,3 @@
+package opt
+
+//go:generate go run ../../internal/gen/opt
