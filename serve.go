@@ -15,9 +15,30 @@ import (
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/inherited"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/rpc"
 )
+
+// A plugin holds only its channel and stderr: in a process that the
+// runtime started as a plugin (its environment names the plugin and the
+// editor, as serve requires), the descriptors inherited from the editor
+// are closed here (see package inherited: Vim's jobs inherit the editor's
+// ends of the other plugins' pipes, and its sockets). This is package
+// initialisation, not Main, because it must come before any code of the
+// plugin can start a child process or open a descriptor that is not
+// close-on-exec: the package main of a plugin and every package that
+// imports this one are initialised after it. Packages initialised before
+// it open their files through Go, close-on-exec, so what it closes is
+// only what the editor left open. Outside a plugin (a test binary, a tool
+// that imports this package) nothing is closed.
+func init() {
+	if os.Getenv(protocol.EnvPlugin) != "" && os.Getenv(protocol.EnvHost) != "" {
+		// If the descriptors cannot be listed, they stay: the plugin
+		// works, only less isolated.
+		_, _ = inherited.CloseAll()
+	}
+}
 
 // Main runs a plugin. Call it from func main. setup registers the plugin's
 // methods and does any start-up work; the plugin counts as loaded (and
