@@ -127,6 +127,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
 	input, _ := in.(*os.File)
+	intact := channelIntact(out)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
 	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
@@ -179,7 +180,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	case <-p.sess.Done():
 	case <-ctx.Done():
 	}
-	return p.awaitEnd(ctx)
+	return p.awaitEnd(ctx, stderr, intact)
 }
 
 // awaitEnd waits for the end of the plugin and returns the exit code. The
@@ -190,7 +191,12 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 // whatever still runs (handlers and hooks that ignore their ctx, a report
 // that the editor does not read), so that nothing keeps the process
 // after its budget.
-func (p *Plugin) awaitEnd(ctx context.Context) int {
+//
+// A channel that ends before any unload began was not closed by the
+// runtime, which unloads first: awaitEnd tells the runtime on stderr who
+// closed it (protocol.ClosedByEditor, protocol.ClosedByPlugin, as intact
+// reports).
+func (p *Plugin) awaitEnd(ctx context.Context, stderr io.Writer, intact func() bool) int {
 	closed, term := p.sess.Done(), ctx.Done()
 	for {
 		p.mu.Lock()
@@ -205,6 +211,13 @@ func (p *Plugin) awaitEnd(ctx context.Context) int {
 		case <-closed:
 			closed = nil
 			p.log.Info("channel closed", "err", p.sess.Err())
+			if at.IsZero() {
+				if intact() {
+					fmt.Fprintln(stderr, protocol.ClosedByEditor)
+				} else {
+					fmt.Fprintln(stderr, protocol.ClosedByPlugin)
+				}
+			}
 			p.endNow()
 		case <-term:
 			term = nil

@@ -3,6 +3,7 @@
 package vigor
 
 import (
+	"io"
 	"os"
 	"syscall"
 )
@@ -62,6 +63,38 @@ func channelFiles(poll bool) (in, out *os.File) {
 		syscall.Close(null)
 	}
 	return os.NewFile(uintptr(inFd), "vigor-channel-in"), os.NewFile(uintptr(outFd), "vigor-channel-out")
+}
+
+// channelIntact returns a function that reports whether the descriptor
+// of w, the channel's output, is still the file it is now: a plugin that
+// closed it, or put another file in its place, has closed its channel.
+// For what is not a file it always reports true.
+func channelIntact(w io.Writer) func() bool {
+	stat := func() (dev, ino uint64, ok bool) {
+		f, isFile := w.(*os.File)
+		if !isFile {
+			return 0, 0, false
+		}
+		// Not f.Fd(), which would make a pollable output blocking.
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return 0, 0, false
+		}
+		var st syscall.Stat_t
+		var serr error
+		if err := rc.Control(func(fd uintptr) { serr = syscall.Fstat(int(fd), &st) }); err != nil || serr != nil {
+			return 0, 0, false
+		}
+		return uint64(st.Dev), uint64(st.Ino), true
+	}
+	dev, ino, ok := stat()
+	if !ok {
+		return func() bool { return true }
+	}
+	return func() bool {
+		d, i, ok := stat()
+		return ok && d == dev && i == ino
+	}
 }
 
 // dupCloexec duplicates fd onto a new close-on-exec descriptor.

@@ -74,3 +74,91 @@ func TestPluginHoldsOnlyItsChannel(t *testing.T) {
 		t.Logf("%s: the plugin exited %v after the end of its channel", ed.Kind, time.Since(start).Round(time.Millisecond))
 	})
 }
+
+// A plugin that closes its channel but keeps running is gone for the
+// runtime: the call fails saying so, the process is stopped within the
+// unload budget and restarted as after a crash, and the next call works.
+func TestClosedChannelRestarts(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'closechan', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.closechan: the plugin process closed its channel during the call") {
+			t.Fatalf("%s: closechan: %v", ed.Kind, err)
+		}
+		start := time.Now()
+		for !gone(pid) {
+			if time.Since(start) > orphanWait {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("%s: the process is still there %v after it closed its channel (the unload budget is %d ms); messages: %s",
+					ed.Kind, orphanWait, protocol.UnloadBudget, ed.Messages(t))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Logf("%s: the process was gone %v after the call failed", ed.Kind, time.Since(start).Round(time.Millisecond))
+		// The next call waits for the restart.
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted (pid %d)", ed.Kind, pid)
+		}
+		v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'echo', ['again'])`)
+		if err != nil || v != "again" {
+			t.Fatalf("%s: echo after the restart: %v, %v", ed.Kind, v, err)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process closed its channel") || !strings.Contains(m, "restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
+
+// The messages name how a plugin process ended: a signal by its name.
+func TestProcessEndMessages(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		// kill -9 from outside.
+		pid := pidOf(t, ed, "hafault")
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		ed.WaitFor(t, `execute('messages') =~# 'hafault: the process was killed by signal KILL'`, 20*time.Second)
+		waitLoaded(t, ed, "hafault")
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		// A SIGKILL during a call.
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'killme', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.killme: the plugin process was killed by signal KILL") ||
+			!strings.Contains(err.Error(), "during the call; see :messages and ") {
+			t.Fatalf("%s: killme: %v", ed.Kind, err)
+		}
+		m := ed.Messages(t)
+		if !strings.Contains(m, "[vigor] hafault: the process was killed by signal KILL") || !strings.Contains(m, "; restarting (2 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+		if strings.Contains(m, "status -1") {
+			t.Errorf("%s: a message gives status -1: %s", ed.Kind, m)
+		}
+	})
+}
+
+// What a plugin writes on its channel that Neovim cannot read makes
+// Neovim close the channel; the call says so, and the plugin is restarted.
+// (Vim drops such input without a word, and the runtime cannot see it.)
+func TestGarbageOnChannel(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		if ed.Kind != "nvim" {
+			return
+		}
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'garbage', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.garbage: Neovim closed the channel during the call: the plugin sent something that Neovim rejected") {
+			t.Fatalf("%s: garbage: %v", ed.Kind, err)
+		}
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel; restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
