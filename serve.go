@@ -212,11 +212,12 @@ func (p *Plugin) awaitEnd(ctx context.Context, stderr io.Writer, intact func() b
 			closed = nil
 			p.log.Info("channel closed", "err", p.sess.Err())
 			if at.IsZero() {
-				if intact() {
-					fmt.Fprintln(stderr, protocol.ClosedByEditor)
-				} else {
-					fmt.Fprintln(stderr, protocol.ClosedByPlugin)
+				// The editor may be gone: not a write to fd 2 itself.
+				line := protocol.ClosedByEditor
+				if !intact() {
+					line = protocol.ClosedByPlugin
 				}
+				fmt.Fprintln(pipeSafe(stderr), line)
 			}
 			p.endNow()
 		case <-term:

@@ -97,6 +97,29 @@ func channelIntact(w io.Writer) func() bool {
 	}
 }
 
+// pipeSafe returns w, or for os.Stderr a writer that writes through a
+// duplicate of fd 2: a write to fd 1 or 2 whose reader has gone (the
+// editor quit) kills a Go program with SIGPIPE, before the unload hooks
+// run, and one to another descriptor fails with EPIPE.
+func pipeSafe(w io.Writer) io.Writer {
+	if w != io.Writer(os.Stderr) {
+		return w
+	}
+	return dupWriter(2)
+}
+
+// dupWriter writes to a duplicate of its descriptor.
+type dupWriter int
+
+func (w dupWriter) Write(b []byte) (int, error) {
+	fd, err := dupCloexec(int(w))
+	if err != nil {
+		return 0, err
+	}
+	defer syscall.Close(fd)
+	return syscall.Write(fd, b)
+}
+
 // dupCloexec duplicates fd onto a new close-on-exec descriptor.
 func dupCloexec(fd int) (int, error) {
 	r, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, 0)
