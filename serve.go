@@ -52,7 +52,9 @@ func init() {
 // away): the process exits when its unload is done or when the budget
 // ends, whatever still runs then. Handlers, unload hooks and a setup that
 // ignore their ctx are left behind by the exit, so nothing outlives the
-// editor by more than the budget.
+// editor by more than the budget. A channel that ends before any unload
+// began gets one line on stderr saying whether the editor or the plugin
+// closed it, which the runtime reads to tell the user why the plugin went.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
 	// to stderr, which the runtime copies to the plugin's log. The input

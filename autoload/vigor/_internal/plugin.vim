@@ -417,6 +417,9 @@ endfunction
 " then the kill after the budget, as for any unload) and restarted when it
 " has exited, as after a crash; calls meanwhile wait for the restart.
 function! vigor#_internal#plugin#on_closed(name, instance) abort
+  if has('nvim') || s:exiting || v:exiting isnot v:null || v:dying
+    return
+  endif
   let l:p = s:current(a:name, a:instance)
   if empty(l:p) || l:p.state !=# 'loaded' || l:p.handle is v:null || has_key(l:p.handle, 'closed')
     return
