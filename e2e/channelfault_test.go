@@ -162,3 +162,41 @@ func TestGarbageOnChannel(t *testing.T) {
 		}
 	})
 }
+
+// A plugin that closes its channel and then neither exits nor answers (a
+// stopped process) is killed after the unload budget and restarted; the
+// call that was under way fails, and the next one waits for the restart.
+func TestClosedChannelHungIsKilled(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		// A stopped process would stay if the runtime failed to kill it.
+		t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+		ed.MustExec(t, "let g:ha_err = ''")
+		// Not through execute(), which would take the messages.
+		ed.MustExec(t, `execute "function! HaCall(_) abort\ntry\ncall vigor#request('hafault', 'closestop', [])\ncatch\nlet g:ha_err = v:exception\nendtry\nendfunction"`)
+		ed.MustExec(t, "call timer_start(0, 'HaCall')")
+		// Until the channel is seen closed (Vim: its close callback; Neovim:
+		// this request), then for the kill and the restart.
+		time.Sleep(200 * time.Millisecond)
+		start := time.Now()
+		pid2 := pidOf(t, ed, "hafault")
+		if pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		t.Logf("%s: restarted %v after the channel closed", ed.Kind, time.Since(start).Round(time.Millisecond))
+		if !gone(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s: the old process %d is still there", ed.Kind, pid)
+		}
+		ed.WaitFor(t, "g:ha_err != ''", 10*time.Second)
+		if e := ed.MustEval(t, "g:ha_err").(string); !strings.Contains(e, "[vigor] hafault.closestop: ") ||
+			!strings.Contains(e, "during the call but the process kept running; it is stopped and restarted") &&
+				!strings.Contains(e, "closed its channel during the call but kept running; it is stopped and restarted") {
+			t.Errorf("%s: the call under way threw %q", ed.Kind, e)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "but kept running, so it was stopped; restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}

@@ -7,10 +7,10 @@
 "                                                  a crash)             load())
 "   any loading state -> failed -> reserved (load() or reload() tries again)
 "
-" A process whose channel closes while it keeps running (Vim only: Neovim
-" stops such a process itself) is gone for the runtime: it goes from loaded
-" to starting at once, is stopped within the unload budget, and restarted
-" when it has exited, as after a crash.
+" A loaded process whose channel closes while it keeps running is gone for
+" the runtime (s:gone): it goes from loaded to starting at once, is
+" stopped within the unload budget, and restarted when it has exited, as
+" after a crash.
 "
 " 'reserved' means known but waiting for the runtime (the vigor command) to
 " be ready. Keep s:PROTOCOL equal to protocol.Version in
@@ -306,6 +306,17 @@ function! s:on_stderr(name, instance, lines) abort
     call remove(l:p.stderr, 0, len(l:p.stderr) - 31)
   endif
   call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
+  " The SDK says that its channel ended, and who closed it: it is gone
+  " now, although its process may still run for a while (or hang).
+  if l:p.state ==# 'loaded' && l:p.ready && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
+    for l:line in a:lines
+      let l:why = s:closed_why(l:line)
+      if !empty(l:why)
+        call s:gone(l:p, l:why[0], l:why[1])
+        break
+      endif
+    endfor
+  endif
 endfunction
 
 function! s:log(p, lines) abort
@@ -337,14 +348,15 @@ function! s:on_exit(name, instance, status, ...) abort
   let l:p.gone = ''
   " A channel that ended while the runtime did not stop the process: the
   " SDK said who closed it.
+  " (Usually on_stderr() has seen that line already, and made it gone.)
   let l:call = ''
-  if !empty(l:gone) || l:p.state ==# 'unloading' || !l:p.ready
-  elseif index(l:p.stderr, s:CLOSED_BY_PLUGIN) >= 0
-    let l:gone = 'closed its channel'
-    let l:call = 'the plugin process closed its channel during the call; it is restarted'
-  elseif index(l:p.stderr, s:CLOSED_BY_EDITOR) >= 0 && has('nvim')
-    let l:gone = 'sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel'
-    let l:call = 'Neovim closed the channel during the call: the plugin sent something that Neovim rejected (not msgpack-RPC, or a reply out of order); it is restarted'
+  if empty(l:gone) && l:p.state !=# 'unloading' && l:p.ready
+    for l:line in [s:CLOSED_BY_PLUGIN, s:CLOSED_BY_EDITOR]
+      if index(l:p.stderr, l:line) >= 0
+        let [l:gone, l:call] = s:closed_why(l:line)
+        break
+      endif
+    endfor
   endif
   if l:p.handle isnot v:null
     " Ends the waits of vigor#request() calls to this process, and tells
@@ -410,14 +422,14 @@ function! s:fail_exited(name, instance, ended, _timer) abort
   call s:fail(l:p, printf('the process %s%s; its log: %s', a:ended, s:stderr_hint(l:p), l:p.log))
 endfunction
 
-" Vim: the channel of a process has closed (close_cb, or a vigor#request()
-" that saw it). A process that exits closes it too, just before its exit;
-" one that still runs a moment later closed it and kept running. It can
-" take no call and is gone for the runtime: it is stopped (the unload,
-" then the kill after the budget, as for any unload) and restarted when it
-" has exited, as after a crash; calls meanwhile wait for the restart.
-function! vigor#_internal#plugin#on_closed(name, instance) abort
-  if has('nvim') || s:exiting || v:exiting isnot v:null || v:dying
+" The channel of a process has closed: on Vim, its close_cb, or a
+" vigor#request() that saw it; on Neovim, a request that found the
+" channel gone ({seen} is 1; Neovim gives no callback). A process that
+" exits closes it too, just before its exit; one that still runs a moment
+" later closed it (or, on Neovim, Neovim did) and kept running. It can
+" take no call and is gone for the runtime (s:gone).
+function! vigor#_internal#plugin#on_closed(name, instance, ...) abort
+  if has('nvim') && !a:0 || s:exiting || v:exiting isnot v:null || v:dying
     return
   endif
   let l:p = s:current(a:name, a:instance)
@@ -434,19 +446,50 @@ function! vigor#_internal#plugin#on_closed(name, instance) abort
   if l:p.handle isnot l:h || has_key(l:h, 'closed') || l:p.state !=# 'loaded'
     return
   endif
-  let l:p.gone = 'closed its channel but kept running, so it was stopped'
-  let l:h.ended = 'the plugin process closed its channel during the call but kept running; it is stopped and restarted'
+  if has('nvim')
+    call s:gone(l:p, 'lost its channel but kept running, so it was stopped',
+          \ 'the plugin''s channel closed during the call but the process kept running; it is stopped and restarted')
+  else
+    call s:gone(l:p, 'closed its channel but kept running, so it was stopped',
+          \ 'the plugin process closed its channel during the call but kept running; it is stopped and restarted')
+  endif
+endfunction
+
+" What the runtime tells about a plugin whose SDK wrote {line} (its
+" channel ended, and it did not close it): [for the crash warning, for a
+" call under way], or [] for another line.
+function! s:closed_why(line) abort
+  if a:line ==# s:CLOSED_BY_PLUGIN
+    return ['closed its channel', 'the plugin process closed its channel during the call; it is restarted']
+  elseif a:line ==# s:CLOSED_BY_EDITOR && has('nvim')
+    return ['sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel',
+          \ 'Neovim closed the channel during the call: the plugin sent something that Neovim rejected (not msgpack-RPC, or a reply out of order); it is restarted']
+  elseif a:line ==# s:CLOSED_BY_EDITOR
+    return ['lost its channel', 'the plugin''s channel closed during the call; it is restarted']
+  endif
+  return []
+endfunction
+
+" A loaded plugin whose channel has closed is gone for the runtime: the
+" waits for it end ({call} says why), it is stopped (the unload, then the
+" kill after the budget, as for any unload) and restarted when it has
+" exited, as after a crash ({crash} for the warning); calls meanwhile wait
+" for the restart.
+function! s:gone(p, crash, call) abort
+  let l:h = a:p.handle
+  let a:p.gone = a:crash
+  let l:h.ended = a:call
   call vigor#_internal#host#closed(l:h)
-  call vigor#_internal#echo#debug(printf('%s closed its channel but still runs; stopping it', a:name))
-  let l:p.state = 'starting'
-  let l:p.ready = 0
+  call vigor#_internal#echo#debug(printf('%s: its channel closed; stopping it', a:p.name))
+  let a:p.state = 'starting'
+  let a:p.ready = 0
   let l:budget = max([float2nr(vigor#_internal#conf#get('unload_timeout') * 1.0), 0])
   try
     call vigor#_internal#host#notify(l:h, '$unload', [l:budget])
   catch
   endtry
   call vigor#_internal#host#stop(l:h, 0)
-  let l:p.timer = timer_start(l:budget + s:UNLOAD_GRACE, function('s:kill_gone', [a:name, a:instance]))
+  let a:p.timer = timer_start(l:budget + s:UNLOAD_GRACE, function('s:kill_gone', [a:p.name, a:p.instance]))
 endfunction
 
 function! s:kill_gone(name, instance, _timer) abort

@@ -165,8 +165,8 @@ endfunction
 " plugin that is loading), then send it again.
 function! vigor#_internal#request#resend(p, method, params) abort
   let l:instance = a:p.instance
-  " Vim may not have run the channel's close_cb yet.
-  call vigor#_internal#plugin#on_closed(a:p.name, l:instance)
+  " Vim may not have run the channel's close_cb yet; Neovim has none.
+  call vigor#_internal#plugin#on_closed(a:p.name, l:instance, 1)
   call vigor#_internal#wait#for(vigor#_internal#conf#get('request_timeout'),
         \ {-> a:p.instance != l:instance || a:p.state !=# 'loaded'},
         \ vigor#_internal#conf#get('wait_interval'))

@@ -63,32 +63,12 @@ func main() {
 			}
 			return foreign, nil
 		})
-		// closechan replaces every descriptor of its channel's output
-		// with /dev/null, so that the editor reads the end of the channel,
-		// and sleeps, ignoring its ctx; the process keeps running.
-		p.Handle("closechan", func() error {
-			null, err := syscall.Open("/dev/null", syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
-			if err != nil {
-				return err
-			}
-			ents, err := os.ReadDir("/proc/self/fd")
-			if err != nil {
-				return err
-			}
-			for _, e := range ents {
-				fd, err := strconv.Atoi(e.Name())
-				if err != nil || fd == null {
-					continue
-				}
-				if target, _ := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); target == chanOut {
-					if err := syscall.Dup3(null, fd, syscall.O_CLOEXEC); err != nil {
-						return fmt.Errorf("dup3 onto fd %d: %w", fd, err)
-					}
-				}
-			}
-			time.Sleep(time.Hour)
-			return nil
-		})
+		// closechan closes its channel (closeChannel) and sleeps,
+		// ignoring its ctx; the process keeps running.
+		p.Handle("closechan", func() error { return closeChannel(false) })
+		// closestop closes its channel as closechan does, then stops its
+		// process (SIGSTOP): it neither exits nor answers, until a SIGKILL.
+		p.Handle("closestop", func() error { return closeChannel(true) })
 		// garbage writes bytes that are no message into the channel, then
 		// answers.
 		p.Handle("garbage", func() (string, error) {
@@ -102,4 +82,34 @@ func main() {
 		})
 		return nil
 	})
+}
+
+// closeChannel replaces every descriptor of the channel's output with
+// /dev/null, so that the editor reads the end of the channel, then stops
+// the process (stop) or sleeps.
+func closeChannel(stop bool) error {
+	null, err := syscall.Open("/dev/null", syscall.O_WRONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd == null {
+			continue
+		}
+		if target, _ := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); target == chanOut {
+			if err := syscall.Dup3(null, fd, syscall.O_CLOEXEC); err != nil {
+				return fmt.Errorf("dup3 onto fd %d: %w", fd, err)
+			}
+		}
+	}
+	if stop {
+		return syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	}
+	time.Sleep(time.Hour)
+	return nil
 }
