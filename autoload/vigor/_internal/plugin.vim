@@ -476,6 +476,9 @@ endfunction
 " exited, as after a crash ({crash} for the warning); calls meanwhile wait
 " for the restart.
 function! s:gone(p, crash, call) abort
+  if s:exiting || v:exiting isnot v:null || v:dying
+    return
+  endif
   let l:h = a:p.handle
   let a:p.gone = a:crash
   let l:h.ended = a:call
