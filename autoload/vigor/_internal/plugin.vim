@@ -308,14 +308,10 @@ function! s:on_stderr(name, instance, lines) abort
   call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
   " The SDK says that its channel ended, and who closed it: it is gone
   " now, although its process may still run for a while (or hang).
-  if l:p.state ==# 'loaded' && l:p.ready && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
-    for l:line in a:lines
-      let l:why = s:closed_why(l:line)
-      if !empty(l:why)
-        call s:gone(l:p, l:why[0], l:why[1])
-        break
-      endif
-    endfor
+  if (index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 || index(a:lines, s:CLOSED_BY_EDITOR) >= 0)
+        \ && l:p.state ==# 'loaded' && l:p.ready && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
+    let l:why = s:closed_why(index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 ? s:CLOSED_BY_PLUGIN : s:CLOSED_BY_EDITOR)
+    call s:gone(l:p, l:why[0], l:why[1])
   endif
 endfunction
 
