@@ -135,7 +135,11 @@
 // fd 1 at stderr and fd 0 at /dev/null (on Unix), so that output to
 // stdout by any means (fmt.Println, C code, a raw write to fd 1, a child
 // process that inherits it) goes to stderr and cannot disturb the
-// channel. The runtime copies stderr to the plugin's log, where Logger
+// channel. Besides the channel and stderr, a plugin holds no descriptor of
+// the editor's: those it inherits without close-on-exec (Vim gives each
+// job the editor's ends of the other plugins' pipes, and its sockets) are
+// closed when this package is initialised, before the plugin's own code
+// runs. The runtime copies stderr to the plugin's log, where Logger
 // writes too: log/<name>.log in Vigor's cache (~/.cache/vigor on Vim,
 // stdpath('cache')/vigor on Neovim).
 package vigor

@@ -15,10 +15,31 @@ import (
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
+	"github.com/vigorvim/vigor/internal/inherited"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/rpc"
 	"github.com/vigorvim/vigor/internal/wire"
 )
+
+// A plugin holds only its channel and stderr: in a process that the
+// runtime started as a plugin (its environment names the plugin and the
+// editor, as serve requires), the descriptors inherited from the editor
+// are closed here (see package inherited: Vim's jobs inherit the editor's
+// ends of the other plugins' pipes, and its sockets). This is package
+// initialisation, not Main, because it must come before any code of the
+// plugin can start a child process or open a descriptor that is not
+// close-on-exec: the package main of a plugin and every package that
+// imports this one are initialised after it. Packages initialised before
+// it open their files through Go, close-on-exec, so what it closes is
+// only what the editor left open. Outside a plugin (a test binary, a tool
+// that imports this package) nothing is closed.
+func init() {
+	if os.Getenv(protocol.EnvPlugin) != "" && os.Getenv(protocol.EnvHost) != "" {
+		// If the descriptors cannot be listed, they stay: the plugin
+		// works, only less isolated.
+		_, _ = inherited.CloseAll()
+	}
+}
 
 // Main runs a plugin. Call it from func main. setup registers the plugin's
 // methods and does any start-up work; the plugin counts as loaded (and
@@ -32,7 +53,9 @@ import (
 // away): the process exits when its unload is done or when the budget
 // ends, whatever still runs then. Handlers, unload hooks and a setup that
 // ignore their ctx are left behind by the exit, so nothing outlives the
-// editor by more than the budget.
+// editor by more than the budget. A channel that ends before any unload
+// began gets one line on stderr saying whether the editor or the plugin
+// closed it, which the runtime reads to tell the user why the plugin went.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
 	// to stderr, which the runtime copies to the plugin's log. The input
@@ -107,6 +130,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
 	input, _ := in.(*os.File)
+	intact := channelIntact(out)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
 	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
@@ -161,7 +185,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	case <-p.sess.Done():
 	case <-ctx.Done():
 	}
-	return p.awaitEnd(ctx)
+	return p.awaitEnd(ctx, stderr, intact)
 }
 
 // awaitEnd waits for the end of the plugin and returns the exit code. The
@@ -172,7 +196,12 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 // whatever still runs (handlers and hooks that ignore their ctx, a report
 // that the editor does not read), so that nothing keeps the process
 // after its budget.
-func (p *Plugin) awaitEnd(ctx context.Context) int {
+//
+// A channel that ends before any unload began was not closed by the
+// runtime, which unloads first: awaitEnd tells the runtime on stderr who
+// closed it (protocol.ClosedByEditor, protocol.ClosedByPlugin, as intact
+// reports).
+func (p *Plugin) awaitEnd(ctx context.Context, stderr io.Writer, intact func() bool) int {
 	closed, term := p.sess.Done(), ctx.Done()
 	for {
 		p.mu.Lock()
@@ -187,6 +216,14 @@ func (p *Plugin) awaitEnd(ctx context.Context) int {
 		case <-closed:
 			closed = nil
 			p.log.Info("channel closed", "err", p.sess.Err())
+			if at.IsZero() {
+				// The editor may be gone: not a write to fd 2 itself.
+				line := protocol.ClosedByEditor
+				if !intact() {
+					line = protocol.ClosedByPlugin
+				}
+				fmt.Fprintln(pipeSafe(stderr), line)
+			}
 			p.endNow()
 		case <-term:
 			term = nil

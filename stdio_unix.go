@@ -3,6 +3,7 @@
 package vigor
 
 import (
+	"io"
 	"os"
 	"syscall"
 )
@@ -62,6 +63,61 @@ func channelFiles(poll bool) (in, out *os.File) {
 		syscall.Close(null)
 	}
 	return os.NewFile(uintptr(inFd), "vigor-channel-in"), os.NewFile(uintptr(outFd), "vigor-channel-out")
+}
+
+// channelIntact returns a function that reports whether the descriptor
+// of w, the channel's output, is still the file it is now: a plugin that
+// closed it, or put another file in its place, has closed its channel.
+// For what is not a file it always reports true.
+func channelIntact(w io.Writer) func() bool {
+	stat := func() (dev, ino uint64, ok bool) {
+		f, isFile := w.(*os.File)
+		if !isFile {
+			return 0, 0, false
+		}
+		// Not f.Fd(), which would make a pollable output blocking.
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return 0, 0, false
+		}
+		var st syscall.Stat_t
+		var serr error
+		if err := rc.Control(func(fd uintptr) { serr = syscall.Fstat(int(fd), &st) }); err != nil || serr != nil {
+			return 0, 0, false
+		}
+		return uint64(st.Dev), uint64(st.Ino), true
+	}
+	dev, ino, ok := stat()
+	if !ok {
+		return func() bool { return true }
+	}
+	return func() bool {
+		d, i, ok := stat()
+		return ok && d == dev && i == ino
+	}
+}
+
+// pipeSafe returns w, or for os.Stderr a writer that writes through a
+// duplicate of fd 2: a write to fd 1 or 2 whose reader has gone (the
+// editor quit) kills a Go program with SIGPIPE, before the unload hooks
+// run, and one to another descriptor fails with EPIPE.
+func pipeSafe(w io.Writer) io.Writer {
+	if w != io.Writer(os.Stderr) {
+		return w
+	}
+	return dupWriter(2)
+}
+
+// dupWriter writes to a duplicate of its descriptor.
+type dupWriter int
+
+func (w dupWriter) Write(b []byte) (int, error) {
+	fd, err := dupCloexec(int(w))
+	if err != nil {
+		return 0, err
+	}
+	defer syscall.Close(fd)
+	return syscall.Write(fd, b)
 }
 
 // dupCloexec duplicates fd onto a new close-on-exec descriptor.

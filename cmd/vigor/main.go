@@ -28,9 +28,14 @@ import (
 
 	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/internal/build"
+	"github.com/vigorvim/vigor/internal/inherited"
 )
 
 func main() {
+	// Vim starts this command as a job, which inherits the editor's
+	// descriptors (the plugins' pipes among them); the go commands that it
+	// runs would inherit them in turn and keep the plugins' channels open.
+	_, _ = inherited.CloseAll()
 	// SIGTERM too: an editor that quits stops its jobs with it, and a
 	// build must release its lock and remove its temporary files.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -8,7 +8,8 @@
 //	internal/wire                     the message model; standard library only
 //	internal/codec/*, internal/rpc    wire (and, for msgpackrpc, the msgpack library)
 //	internal/host                     wire, rpc, the codecs, protocol
-//	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol
+//	internal/inherited                standard library only
+//	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol, inherited
 //	internal/build                    standard library (and protocol); no SDK, no RPC
 //	internal/editortest, cmd, e2e     on top
 //	vigortest                         the authors' test kit, on editortest
@@ -59,7 +60,8 @@ var rules = []rule{
 	{pkg: "internal/codec/vimjson", allow: []string{"internal/wire"}},
 	{pkg: "internal/codec/msgpackrpc", allow: []string{"internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
 	{pkg: "internal/host", allow: []string{"internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol"}},
-	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol"}},
+	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol", "internal/inherited"}},
+	{pkg: "internal/inherited"},
 	{pkg: "internal/build", allow: []string{"internal/protocol"}},
 	// The typed options and their generator (which runs the editors).
 	{pkg: "std/opt", allow: []string{""}},
@@ -67,7 +69,7 @@ var rules = []rule{
 	{pkg: "std/nvimopt", allow: []string{"std/opt"}},
 	{pkg: "internal/gen/opt"},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
-	{pkg: "cmd/vigor", allow: []string{"", "internal/build"}},
+	{pkg: "cmd/vigor", allow: []string{"", "internal/build", "internal/inherited"}},
 	{pkg: "vigortest", allow: []string{"internal/editortest"}},
 	{pkg: "cmd/vigor-bench", allow: []string{"internal/bench"}},
 	{pkg: "internal/benchstat"},

@@ -32,6 +32,19 @@ const (
 // (vigor#_internal#api#vim#drop builds the same prefix).
 func ChunkPrefix(plugin, instance string) string { return plugin + ":" + instance + ":" }
 
+// Lines that the SDK writes to stderr when its session ends at the end of
+// the channel, before any unload began: the runtime reads them to tell
+// the user why a plugin that it did not stop went away. ClosedByEditor:
+// the editor closed the channel (Neovim does when a plugin writes what is
+// not msgpack-RPC); ClosedByPlugin: the channel's output descriptor is no
+// longer the one the plugin was started with (the plugin closed it). The
+// runtime has the same strings (s:CLOSED_BY_EDITOR, s:CLOSED_BY_PLUGIN in
+// autoload/vigor/_internal/plugin.vim; a test checks).
+const (
+	ClosedByEditor = "vigor: the editor closed the channel"
+	ClosedByPlugin = "vigor: the plugin closed its channel"
+)
+
 // Methods that the runtime sends to a plugin. Handler names may not start
 // with ReservedPrefix.
 const (

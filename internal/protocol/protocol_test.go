@@ -206,3 +206,13 @@ func TestUnloadBudgetMatchesRuntime(t *testing.T) {
 		}
 	}
 }
+
+// The runtime reads the SDK's lines about a closed channel by their text.
+func TestClosedLinesMatchRuntime(t *testing.T) {
+	plugin := readRuntime(t, "vigor/_internal/plugin.vim")
+	for name, line := range map[string]string{"s:CLOSED_BY_EDITOR": ClosedByEditor, "s:CLOSED_BY_PLUGIN": ClosedByPlugin} {
+		if want := "let " + name + " = '" + line + "'"; !strings.Contains(plugin, want) {
+			t.Errorf("autoload/vigor/_internal/plugin.vim lacks %s: change it with internal/protocol", want)
+		}
+	}
+}

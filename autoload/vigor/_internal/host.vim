@@ -4,7 +4,9 @@
 " for waiting and paths; api/vim.vim is Vim's.)
 "
 " A handle is a dict: {'job': <job>, 'chan': <channel>}.
-" callbacks: {'stderr': {lines -> ...}, 'exit': {status -> ...}}
+" callbacks: {'stderr': {lines -> ...}, 'exit': {status[, signal] -> ...},
+" 'closed': {-> ...}}: 'closed' is Vim's, when the channel has closed (a
+" process that closes it but keeps running gets no 'exit').
 
 function! vigor#_internal#host#name() abort
   return has('nvim') ? 'nvim' : 'vim'
@@ -32,9 +34,23 @@ function! vigor#_internal#host#start(cmd, env, callbacks) abort
   if !has('nvim')
     " The pieces of its large messages that Vim holds (api/vim.vim) will
     " never be whole once its channel has closed.
-    let l:opts.closed = function('vigor#_internal#api#vim#drop', [a:env.VIGOR_PLUGIN, a:env.VIGOR_INSTANCE])
+    let l:opts.closed = function('s:vim_closed', [a:env.VIGOR_PLUGIN, a:env.VIGOR_INSTANCE, a:callbacks.closed])
   endif
   return vigor#_internal#job#start(a:cmd, l:opts)
+endfunction
+
+function! s:vim_closed(name, instance, Closed) abort
+  call vigor#_internal#api#vim#drop(a:name, a:instance)
+  call a:Closed()
+endfunction
+
+" 1 while the process of a handle runs. (On Vim, job_status() also notices
+" an exit, and runs its exit_cb.)
+function! vigor#_internal#host#running(handle) abort
+  if has('nvim')
+    return jobwait([a:handle.job], 0)[0] == -1
+  endif
+  return job_status(a:handle.job) ==# 'run'
 endfunction
 
 if has('nvim')

@@ -8,7 +8,9 @@
 "                plugin's calls (api#vim#on_call)
 "   'out'        Funcref(lines) for the lines of stdout (not with 'rpc')
 "   'err'        Funcref(lines) for the lines of stderr
-"   'exit'       Funcref(status), when the process has exited
+"   'exit'       Funcref(status), when the process has exited; with 'rpc',
+"                on Vim, Funcref(status, signal): the name of the signal
+"                that ended it (job_info()'s "termsig", e.g. "KILL"), or ''
 "   'late_exit'  1: on Vim, call 'exit' 30 ms later, after the last output
 "   'closed'     Vim: Funcref(), when the channel has closed, after its last
 "                message (close_cb; Vim defers it while a callback runs)
@@ -59,6 +61,8 @@ else
     let l:o = {'noblock': 1}
     if get(a:opts, 'late_exit', 0)
       let l:o.exit_cb = function('s:vim_late_exit', [a:opts.exit])
+    elseif get(a:opts, 'rpc', 0)
+      let l:o.exit_cb = function('s:vim_exit_signal', [a:opts.exit])
     else
       let l:o.exit_cb = function('s:vim_exit', [a:opts.exit])
     endif
@@ -93,6 +97,11 @@ else
 
   function! s:vim_exit(Exit, _job, status) abort
     call a:Exit(a:status)
+  endfunction
+
+  " Vim reports a process that a signal ended as status -1.
+  function! s:vim_exit_signal(Exit, job, status) abort
+    call a:Exit(a:status, a:status == -1 ? get(job_info(a:job), 'termsig', '') : '')
   endfunction
 
   " Vim may run exit_cb before the last output callbacks; give them a

@@ -7,6 +7,11 @@
 "                                                  a crash)             load())
 "   any loading state -> failed -> reserved (load() or reload() tries again)
 "
+" A loaded process whose channel closes while it keeps running is gone for
+" the runtime (s:gone): it goes from loaded to starting at once, is
+" stopped within the unload budget, and restarted when it has exited, as
+" after a crash.
+"
 " 'reserved' means known but waiting for the runtime (the vigor command) to
 " be ready. Keep s:PROTOCOL equal to protocol.Version in
 " internal/protocol/protocol.go (a test checks).
@@ -17,6 +22,14 @@ let s:PROTOCOL = 2
 let s:UNLOAD_GRACE = 500
 let s:NAME = '^[-_0-9a-zA-Z]\+$'
 let s:LOADING = ['reserved', 'building', 'starting']
+" What the SDK writes to stderr when its channel ends before an unload
+" began (protocol.ClosedByEditor, protocol.ClosedByPlugin; a test checks).
+let s:CLOSED_BY_EDITOR = 'vigor: the editor closed the channel'
+let s:CLOSED_BY_PLUGIN = 'vigor: the plugin closed its channel'
+" Neovim reports a process that a signal ended as 128 + its number; the
+" numbers that Linux and macOS share.
+let s:SIGNALS = {1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 5: 'TRAP', 6: 'ABRT', 8: 'FPE',
+      \ 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM'}
 
 let s:plugins = {}
 let s:instance = 0
@@ -83,6 +96,7 @@ function! s:new(name, dir) abort
         \ 'unload_error': v:null,
         \ 'timer': -1,
         \ 'ready': 0,
+        \ 'gone': '',
         \ 'log': vigor#_internal#conf#log_dir() . '/' . a:name . '.log',
         \ 'build': '',
         \ 'build_ms': -1,
@@ -186,6 +200,7 @@ function! s:spawn(p) abort
   let l:callbacks = {
         \ 'stderr': function('s:on_stderr', [a:p.name, a:p.instance]),
         \ 'exit': function('s:on_exit', [a:p.name, a:p.instance]),
+        \ 'closed': function('vigor#_internal#plugin#on_closed', [a:p.name, a:p.instance]),
         \}
   try
     let a:p.handle = vigor#_internal#host#start([a:p.bin], l:env, l:callbacks)
@@ -315,6 +330,13 @@ function! s:on_stderr(name, instance, lines) abort
     call remove(l:p.stderr, 0, len(l:p.stderr) - 31)
   endif
   call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
+  " The SDK says that its channel ended, and who closed it: it is gone
+  " now, although its process may still run for a while (or hang).
+  if (index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 || index(a:lines, s:CLOSED_BY_EDITOR) >= 0)
+        \ && l:p.state ==# 'loaded' && l:p.ready && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
+    let l:why = s:closed_why(index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 ? s:CLOSED_BY_PLUGIN : s:CLOSED_BY_EDITOR)
+    call s:gone(l:p, l:why[0], l:why[1])
+  endif
 endfunction
 
 function! s:log(p, lines) abort
@@ -324,18 +346,54 @@ function! s:log(p, lines) abort
   endtry
 endfunction
 
-function! s:on_exit(name, instance, status) abort
+" How a process ended, for messages: "exited with status 3", "was killed by
+" signal KILL". {signal} is Vim's name of the signal, or ''.
+function! s:ended(status, signal) abort
+  if !empty(a:signal)
+    return 'was killed by signal ' . toupper(a:signal)
+  elseif has('nvim') && has_key(s:SIGNALS, a:status - 128)
+    return printf('was killed by signal %s (status %d)', s:SIGNALS[a:status - 128], a:status)
+  endif
+  return printf('exited with status %d', a:status)
+endfunction
+
+" {signal}: on Vim, the name of the signal that ended the process, or ''.
+function! s:on_exit(name, instance, status, ...) abort
   let l:p = s:current(a:name, a:instance)
   if empty(l:p)
     return
   endif
+  let l:ended = s:ended(a:status, a:0 ? a:1 : '')
+  let l:gone = l:p.gone
+  let l:p.gone = ''
+  " A channel that ended while the runtime did not stop the process: the
+  " SDK said who closed it.
+  " (Usually on_stderr() has seen that line already, and made it gone.)
+  let l:call = ''
+  if empty(l:gone) && l:p.state !=# 'unloading' && l:p.ready
+    for l:line in [s:CLOSED_BY_PLUGIN, s:CLOSED_BY_EDITOR]
+      if index(l:p.stderr, l:line) >= 0
+        let [l:gone, l:call] = s:closed_why(l:line)
+        break
+      endif
+    endfor
+  endif
   if l:p.handle isnot v:null
-    " Ends the waits of vigor#request() calls to this process.
+    " Ends the waits of vigor#request() calls to this process, and tells
+    " them why.
+    if empty(l:call)
+      let l:call = a:0 && !empty(a:1) || l:ended !~# '^exited'
+            \ ? 'the plugin process ' . l:ended . ' during the call'
+            \ : printf('the plugin process exited during the call (status %d)', a:status)
+    endif
+    let l:p.handle.ended = get(l:p.handle, 'ended', l:call)
     call vigor#_internal#host#closed(l:p.handle)
   endif
   let l:p.handle = v:null
   if !empty(l:p.inflight)
-    call s:fail_inflight(l:p, printf('the plugin process exited (status %d) before it answered', a:status))
+    call s:fail_inflight(l:p, !empty(l:gone) ? 'the plugin process ' . l:gone . ' before it answered'
+          \ : l:ended =~# '^exited' ? printf('the plugin process exited (status %d) before it answered', a:status)
+          \ : 'the plugin process ' . l:ended . ' before it answered')
   endif
   if l:p.state ==# 'unloading'
     call s:finish_unload(l:p)
@@ -344,13 +402,19 @@ function! s:on_exit(name, instance, status) abort
   if index(['starting', 'loaded'], l:p.state) < 0 || s:exiting || v:exiting isnot v:null || v:dying
     return
   endif
-  if !l:p.ready
+  if !empty(l:gone)
+    " Gone after its channel closed (for a process that kept running, the
+    " kill is no longer needed).
+    call s:stop_timer(l:p)
+    let l:why = 'the process ' . l:gone
+  elseif !l:p.ready
     " It never got going: a load failure, not a crash. Its last stderr
     " lines may still be on their way.
-    let l:p.timer = timer_start(50, function('s:fail_exited', [a:name, a:instance, a:status]))
+    let l:p.timer = timer_start(50, function('s:fail_exited', [a:name, a:instance, l:ended]))
     return
+  else
+    let l:why = printf('the process %s%s', l:ended, s:stderr_hint(l:p))
   endif
-  let l:why = printf('the process exited with status %d%s', a:status, s:stderr_hint(l:p))
   " A crash after it was loaded: restart, unless it keeps crashing.
   let l:now = reltimefloat(reltime()) * 1000
   let l:interval = vigor#_internal#conf#get('restart_interval')
@@ -369,13 +433,95 @@ function! s:on_exit(name, instance, status) abort
         \ function('s:restart', [a:name, a:instance]))
 endfunction
 
-function! s:fail_exited(name, instance, status, _timer) abort
+function! s:fail_exited(name, instance, ended, _timer) abort
   let l:p = s:current(a:name, a:instance)
   if empty(l:p) || l:p.state !=# 'starting'
     return
   endif
   let l:p.timer = -1
-  call s:fail(l:p, printf('the process exited with status %d%s; its log: %s', a:status, s:stderr_hint(l:p), l:p.log))
+  call s:fail(l:p, printf('the process %s%s; its log: %s', a:ended, s:stderr_hint(l:p), l:p.log))
+endfunction
+
+" The channel of a process has closed: on Vim, its close_cb, or a
+" vigor#request() that saw it; on Neovim, a request that found the
+" channel gone ({seen} is 1; Neovim gives no callback). A process that
+" exits closes it too, just before its exit; one that still runs a moment
+" later closed it (or, on Neovim, Neovim did) and kept running. It can
+" take no call and is gone for the runtime (s:gone).
+function! vigor#_internal#plugin#on_closed(name, instance, ...) abort
+  if has('nvim') && !a:0 || s:exiting || v:exiting isnot v:null || v:dying
+    return
+  endif
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'loaded' || l:p.handle is v:null || has_key(l:p.handle, 'closed')
+    return
+  endif
+  let l:h = l:p.handle
+  for l:i in range(10)
+    if !vigor#_internal#host#running(l:h)
+      return
+    endif
+    sleep 10m
+  endfor
+  if l:p.handle isnot l:h || has_key(l:h, 'closed') || l:p.state !=# 'loaded'
+    return
+  endif
+  if has('nvim')
+    call s:gone(l:p, 'lost its channel but kept running, so it was stopped',
+          \ 'the plugin''s channel closed during the call but the process kept running; it is stopped and restarted')
+  else
+    call s:gone(l:p, 'closed its channel but kept running, so it was stopped',
+          \ 'the plugin process closed its channel during the call but kept running; it is stopped and restarted')
+  endif
+endfunction
+
+" What the runtime tells about a plugin whose SDK wrote {line} (its
+" channel ended, and it did not close it): [for the crash warning, for a
+" call under way], or [] for another line.
+function! s:closed_why(line) abort
+  if a:line ==# s:CLOSED_BY_PLUGIN
+    return ['closed its channel', 'the plugin process closed its channel during the call; it is restarted']
+  elseif a:line ==# s:CLOSED_BY_EDITOR && has('nvim')
+    return ['sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel',
+          \ 'Neovim closed the channel during the call: the plugin sent something that Neovim rejected (not msgpack-RPC, or a reply out of order); it is restarted']
+  elseif a:line ==# s:CLOSED_BY_EDITOR
+    return ['lost its channel', 'the plugin''s channel closed during the call; it is restarted']
+  endif
+  return []
+endfunction
+
+" A loaded plugin whose channel has closed is gone for the runtime: the
+" waits for it end ({call} says why), it is stopped (the unload, then the
+" kill after the budget, as for any unload) and restarted when it has
+" exited, as after a crash ({crash} for the warning); calls meanwhile wait
+" for the restart.
+function! s:gone(p, crash, call) abort
+  if s:exiting || v:exiting isnot v:null || v:dying
+    return
+  endif
+  let l:h = a:p.handle
+  let a:p.gone = a:crash
+  let l:h.ended = a:call
+  call vigor#_internal#host#closed(l:h)
+  call vigor#_internal#echo#debug(printf('%s: its channel closed; stopping it', a:p.name))
+  let a:p.state = 'starting'
+  let a:p.ready = 0
+  let l:budget = max([float2nr(vigor#_internal#conf#get('unload_timeout') * 1.0), 0])
+  try
+    call vigor#_internal#host#notify(l:h, '$unload', [l:budget])
+  catch
+  endtry
+  call vigor#_internal#host#stop(l:h, 0)
+  let a:p.timer = timer_start(l:budget + s:UNLOAD_GRACE, function('s:kill_gone', [a:p.name, a:p.instance]))
+endfunction
+
+function! s:kill_gone(name, instance, _timer) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || empty(l:p.gone) || l:p.handle is v:null
+    return
+  endif
+  let l:p.timer = -1
+  call vigor#_internal#host#stop(l:p.handle, 1)
 endfunction
 
 function! s:restart(name, instance, _timer) abort

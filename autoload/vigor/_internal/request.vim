@@ -144,8 +144,8 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
       call vigor#_internal#host#notify(a:handle, '$interrupt', ['CTRL-C stopped vigor#request()'])
       throw printf('[vigor] %s.%s: interrupted (CTRL-C); the handler''s context is cancelled', a:p.name, a:method)
     endif
-    throw printf('[vigor] %s.%s: the plugin process exited during the call (it crashed or was stopped); see :messages and %s',
-          \ a:p.name, a:method, a:p.log)
+    throw printf('[vigor] %s.%s: %s; see :messages and %s',
+          \ a:p.name, a:method, s:ended(a:p, a:handle), a:p.log)
   endif
   let l:res = a:1
   if type(l:res) != v:t_list || len(l:res) != 2
@@ -154,11 +154,27 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
   throw printf('[vigor] %s.%s: %s', a:p.name, a:method, l:res[1])
 endfunction
 
+" How the process of {handle} ended, as on_exit() or on_closed() put it in
+" the handle. On Vim the wait may see the channel close before the exit is
+" known: on_closed() finds out which it was.
+function! s:ended(p, handle) abort
+  if !has_key(a:handle, 'ended') && a:p.handle is a:handle
+    call vigor#_internal#plugin#on_closed(a:p.name, a:p.instance)
+    if !has_key(a:handle, 'ended')
+      " The exit of a process that has ended, seen by job_status().
+      call vigor#_internal#host#running(a:handle)
+    endif
+  endif
+  return get(a:handle, 'ended', 'the plugin''s channel closed during the call')
+endfunction
+
 " The plugin's channel was gone when the request was to be sent, so the
 " plugin never saw it: wait for the process to be restarted (as for a
 " plugin that is loading), then send it again.
 function! vigor#_internal#request#resend(p, method, params) abort
   let l:instance = a:p.instance
+  " Vim may not have run the channel's close_cb yet; Neovim has none.
+  call vigor#_internal#plugin#on_closed(a:p.name, l:instance, 1)
   call vigor#_internal#wait#for(vigor#_internal#conf#get('request_timeout'),
         \ {-> a:p.instance != l:instance || a:p.state !=# 'loaded'},
         \ vigor#_internal#conf#get('wait_interval'))

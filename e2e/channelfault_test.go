@@ -1,0 +1,208 @@
+package e2e
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+	"github.com/vigorvim/vigor/internal/protocol"
+)
+
+func ha() editortest.Options { return editortest.Options{RTP: rtp("ha")} }
+
+// pidOf returns the process id of plugin name (its pid handler).
+func pidOf(t *testing.T, ed *editortest.Editor, name string) int {
+	t.Helper()
+	v, err := evalWithin(t, ed, 20*time.Second, "vigor#request('"+name+"', 'pid', [])")
+	if err != nil {
+		t.Fatalf("%s: %s.pid: %v", ed.Kind, name, err)
+	}
+	return int(v.(int64))
+}
+
+// reloaded reloads plugin name and waits until its new process is loaded.
+func reloaded(t *testing.T, ed *editortest.Editor, name string) {
+	t.Helper()
+	old := pidOf(t, ed, name)
+	ed.MustEval(t, "vigor#plugin#reload('"+name+"')")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if ed.MustEval(t, "vigor#plugin#status('"+name+"')") == "loaded" && pidOf(t, ed, name) != old {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s was not reloaded within 30s; messages: %s", ed.Kind, name, ed.Messages(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A plugin holds no pipe or socket but its own channel and stderr, also
+// when other plugins run (on Vim, a job inherits the editor's ends of the
+// pipes of the jobs started before it, and its sockets). So a plugin sees
+// the end of its channel at once, although a sibling started after it is
+// still running, and exits.
+func TestPluginHoldsOnlyItsChannel(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		waitLoaded(t, ed, "hasib")
+		// hafault starts after hasib: it would hold hasib's pipes.
+		reloaded(t, ed, "hafault")
+		var foreign []string
+		if err := ed.EvalInto("vigor#request('hafault', 'fds', [])", &foreign); err != nil {
+			t.Fatal(err)
+		}
+		if len(foreign) != 0 {
+			t.Errorf("%s: the plugin holds pipes and sockets that are not its own: %s", ed.Kind, strings.Join(foreign, ", "))
+		}
+		// hasib starts after hafault: it would hold hafault's pipes, and
+		// hafault would not see the end of its input while hasib runs.
+		reloaded(t, ed, "hasib")
+		pid := pidOf(t, ed, "hafault")
+		ed.MustExec(t, "call vigor#_internal#host#stop(vigor#_internal#plugin#get('hafault').handle, 0)")
+		start := time.Now()
+		for !gone(pid) {
+			if time.Since(start) > time.Second {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("%s: the plugin did not exit within 1s of the end of its channel (hasib, started after it, still runs; the unload budget is %d ms)",
+					ed.Kind, protocol.UnloadBudget)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Logf("%s: the plugin exited %v after the end of its channel", ed.Kind, time.Since(start).Round(time.Millisecond))
+	})
+}
+
+// A plugin that closes its channel but keeps running is gone for the
+// runtime: the call fails saying so, the process is stopped within the
+// unload budget and restarted as after a crash, and the next call works.
+func TestClosedChannelRestarts(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'closechan', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.closechan: the plugin process closed its channel during the call") {
+			t.Fatalf("%s: closechan: %v", ed.Kind, err)
+		}
+		start := time.Now()
+		for !gone(pid) {
+			if time.Since(start) > orphanWait {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("%s: the process is still there %v after it closed its channel (the unload budget is %d ms); messages: %s",
+					ed.Kind, orphanWait, protocol.UnloadBudget, ed.Messages(t))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Logf("%s: the process was gone %v after the call failed", ed.Kind, time.Since(start).Round(time.Millisecond))
+		// The next call waits for the restart.
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted (pid %d)", ed.Kind, pid)
+		}
+		v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'echo', ['again'])`)
+		if err != nil || v != "again" {
+			t.Fatalf("%s: echo after the restart: %v, %v", ed.Kind, v, err)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process closed its channel") || !strings.Contains(m, "restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
+
+// The messages name how a plugin process ended: a signal by its name.
+func TestProcessEndMessages(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		// kill -9 from outside.
+		pid := pidOf(t, ed, "hafault")
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		ed.WaitFor(t, `execute('messages') =~# 'hafault: the process was killed by signal KILL'`, 20*time.Second)
+		waitLoaded(t, ed, "hafault")
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		// A SIGKILL during a call.
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'killme', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.killme: the plugin process was killed by signal KILL") ||
+			!strings.Contains(err.Error(), "during the call; see :messages and ") {
+			t.Fatalf("%s: killme: %v", ed.Kind, err)
+		}
+		m := ed.Messages(t)
+		if !strings.Contains(m, "[vigor] hafault: the process was killed by signal KILL") || !strings.Contains(m, "; restarting (2 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+		if strings.Contains(m, "status -1") {
+			t.Errorf("%s: a message gives status -1: %s", ed.Kind, m)
+		}
+	})
+}
+
+// What a plugin writes on its channel that Neovim cannot read makes
+// Neovim close the channel; the call says so, and the plugin is restarted.
+// (Vim drops such input without a word, and the runtime cannot see it.)
+func TestGarbageOnChannel(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		if ed.Kind != "nvim" {
+			return
+		}
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'garbage', [])`)
+		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.garbage: Neovim closed the channel during the call: the plugin sent something that Neovim rejected") {
+			t.Fatalf("%s: garbage: %v", ed.Kind, err)
+		}
+		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel; restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
+
+// A plugin that closes its channel and then neither exits nor answers (a
+// stopped process) is killed after the unload budget and restarted; the
+// call that was under way fails, and the next one waits for the restart.
+func TestClosedChannelHungIsKilled(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		pid := pidOf(t, ed, "hafault")
+		// A stopped process would stay if the runtime failed to kill it.
+		t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+		ed.MustExec(t, "let g:ha_err = ''")
+		// Not through execute(), which would take the messages.
+		ed.MustExec(t, `execute "function! HaCall(_) abort\ntry\ncall vigor#request('hafault', 'closestop', [])\ncatch\nlet g:ha_err = v:exception\nendtry\nendfunction"`)
+		ed.MustExec(t, "call timer_start(0, 'HaCall')")
+		// Until the channel is seen closed (Vim: its close callback; Neovim:
+		// this request), then for the kill and the restart.
+		time.Sleep(200 * time.Millisecond)
+		start := time.Now()
+		pid2 := pidOf(t, ed, "hafault")
+		if pid2 == pid {
+			t.Fatalf("%s: not restarted", ed.Kind)
+		}
+		t.Logf("%s: restarted %v after the channel closed", ed.Kind, time.Since(start).Round(time.Millisecond))
+		if !gone(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("%s: the old process %d is still there", ed.Kind, pid)
+		}
+		ed.WaitFor(t, "g:ha_err != ''", 10*time.Second)
+		// The runtime sees the channel closed before the process stops
+		// (Vim's close callback, the next request on Neovim: "kept
+		// running"), or the SDK does (it reads the end of its input, on
+		// Neovim one socket with its output) and says so on stderr.
+		if e := ed.MustEval(t, "g:ha_err").(string); !strings.Contains(e, "[vigor] hafault.closestop: ") ||
+			!strings.Contains(e, "during the call but the process kept running; it is stopped and restarted") &&
+				!strings.Contains(e, "closed its channel during the call but kept running; it is stopped and restarted") &&
+				!strings.Contains(e, "closed its channel during the call; it is restarted") {
+			t.Errorf("%s: the call under way threw %q", ed.Kind, e)
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process closed its channel") &&
+			!strings.Contains(m, "[vigor] hafault: the process lost its channel") || !strings.Contains(m, "; restarting (1 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
