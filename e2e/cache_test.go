@@ -14,7 +14,8 @@ import (
 // it and what to do, and every call fails at once with that reason (issue
 // 9, item 8). The cache is under a regular file, which no one, not even
 // root, can make a directory in; a read-only directory is tried too where
-// the tests do not run as root.
+// the tests do not run as root. Another cache and a reload fix it without
+// a restart.
 func TestUnwritableCache(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -48,6 +49,13 @@ func TestUnwritableCache(t *testing.T) {
 			}
 			if strings.Contains(msgs, "E739") {
 				t.Fatalf("%s: a raw E739 in messages: %s", ed.Kind, msgs)
+			}
+			// Fixed without a restart: another cache, and a reload.
+			ed.MustExec(t, "let g:vigor#cache_dir = "+vimQuote(editortest.SharedCache(t)))
+			ed.MustEval(t, `vigor#plugin#reload('hello')`)
+			mustEqual(t, ed, "after the fix", ed.MustEval(t, `vigor#request('hello', 'greet', ['fixed'])`), "Hello, fixed!")
+			if log := ed.MustEval(t, "vigor#_internal#plugin#get('hello').log").(string); !strings.HasPrefix(log, editortest.SharedCache(t)) {
+				t.Fatalf("%s: the plugin logs to %s, not into the cache now set", ed.Kind, log)
 			}
 		})
 	}

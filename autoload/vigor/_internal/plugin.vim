@@ -89,6 +89,9 @@ function! vigor#_internal#plugin#load(name, dir) abort
     return
   endif
   let l:p.dir = a:dir
+  " The log is in the cache that is set now (g:vigor#cache_dir may have
+  " changed since the last load).
+  let l:p.log = vigor#_internal#conf#log_dir() . '/' . a:name . '.log'
   let l:p.state = 'reserved'
   let l:p.error = ''
   let l:p.pending = ''
