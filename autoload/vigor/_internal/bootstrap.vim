@@ -85,23 +85,23 @@ endfunction
 " for n = 1, 2, ...: an editor that makes such a directory (mkdir() is
 " atomic, so exactly one editor makes each) builds into it, and every other
 " editor waits for that build. Nothing there is ever replaced: the build
-" goes to vigor.tmp, which is renamed to the free name vigor. The builder
-" rewrites the file owner (its host and pid) every s:BEAT ms; a build whose
-" builder is gone (its pid, on this host where /proc tells, or owner not
-" rewritten for s:DEAD s) will not finish, and the next n is tried. Waiters
-" never remove or take over a directory, so no two editors ever build into
-" the same one, and a version is built again only after a builder died.
+" goes to vigor.tmp, which is renamed to the free name vigor (Vim's
+" rename() deletes its target first). The builder rewrites the file owner
+" (its host and pid) every s:BEAT ms, and removes the directory if its
+" build fails. A build whose builder is gone (its pid, on this host where
+" /proc tells, or owner not rewritten for s:DEAD s) will not finish, and
+" the next n is tried. Waiters never remove or take over a directory, so no
+" two editors ever build into the same one, and a version is built again
+" only after a build failed or its builder died.
 let s:BEAT = 1000
 let s:DEAD = 10
 let s:POLL = 50
 let s:version = ''
-let s:poll_timer = -1
 let s:beat_timer = -1
 let s:build_out = []
 
 " Finds the vigor command, builds it, or waits for another editor's build.
 function! s:find(_timer) abort
-  let s:poll_timer = -1
   let l:exe = has('win32') ? '.exe' : ''
   let l:n = 1
   while 1
@@ -131,7 +131,7 @@ function! s:find(_timer) abort
         let s:state = 'building'
         call vigor#_internal#echo#progress('waiting for the vigor command (another editor is building it)...')
       endif
-      let s:poll_timer = timer_start(s:POLL, function('s:find'))
+      call timer_start(s:POLL, function('s:find'))
       return
     endif
     let l:n += 1
@@ -162,15 +162,24 @@ function! s:alive(dir) abort
   if localtime() - l:time >= s:DEAD
     return 0
   endif
-  let l:who = readfile(l:owner)
+  try
+    let l:who = readfile(l:owner)
+  catch
+    " Removed just now: the next look tells.
+    return 1
+  endtry
   if len(l:who) >= 2 && l:who[0] ==# hostname() && isdirectory('/proc/self')
     return isdirectory('/proc/' . l:who[1])
   endif
   return 1
 endfunction
 
+" Writes {dir}/owner: this editor builds there, now.
 function! s:beat(dir, _timer) abort
-  call writefile([hostname(), getpid()], a:dir . '/owner')
+  try
+    call writefile([hostname(), getpid()], a:dir . '/owner')
+  catch
+  endtry
 endfunction
 
 function! s:build(go, dir, exe) abort
