@@ -45,11 +45,7 @@ func TestBuilderProcess(t *testing.T) {
 // result. The compiler is a script that logs each build and takes 50 ms.
 func TestConcurrentBuildersBuildOnce(t *testing.T) {
 	const rounds, builders = 20, 8
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("cannot run true(1) to get a dead pid: %v", err)
-	}
-	dead := cmd.Process.Pid
+	dead := deadPid(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	for round := range rounds {
