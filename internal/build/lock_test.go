@@ -12,14 +12,20 @@ import (
 	"time"
 )
 
-// A lock left by a builder that was killed is taken over at once, not
-// after staleLock.
-func TestLockTakesOverLockOfDeadProcess(t *testing.T) {
+// deadPid returns the pid of a process that has exited and been waited for.
+func deadPid(t *testing.T) int {
+	t.Helper()
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("cannot run true(1) to get a dead pid: %v", err)
 	}
-	dead := cmd.Process.Pid // it has exited and been waited for
+	return cmd.Process.Pid
+}
+
+// A lock left by a builder that was killed is taken over at once, not
+// after staleLock.
+func TestLockTakesOverLockOfDeadProcess(t *testing.T) {
+	dead := deadPid(t)
 	path := filepath.Join(t.TempDir(), "key.lock")
 	if err := os.WriteFile(path, []byte(strconv.Itoa(dead)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -36,11 +42,7 @@ func TestLockTakesOverLockOfDeadProcess(t *testing.T) {
 // Many builders that find the same left-over lock at once take it over one
 // at a time: never two hold it together, and the plugin builds once.
 func TestLockTakeoverIsExact(t *testing.T) {
-	cmd := exec.Command("true")
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("cannot run true(1) to get a dead pid: %v", err)
-	}
-	dead := cmd.Process.Pid
+	dead := deadPid(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	const rounds, builders = 200, 8

@@ -121,6 +121,9 @@ function! vigor#_internal#plugin#load(name, dir) abort
     return
   endif
   let l:p.dir = a:dir
+  " The log is in the cache that is set now (g:vigor#cache_dir may have
+  " changed since the last load).
+  let l:p.log = vigor#_internal#conf#log_dir() . '/' . a:name . '.log'
   let l:p.state = 'reserved'
   let l:p.error = ''
   let l:p.pending = ''
@@ -141,11 +144,12 @@ function! vigor#_internal#plugin#flush_reserved() abort
   endfor
 endfunction
 
-" The runtime could not start: every waiting plugin fails.
+" The runtime could not start: every waiting plugin fails, without a
+" message of its own (the runtime has shown the reason once).
 function! vigor#_internal#plugin#fail_reserved(msg) abort
   for l:p in values(s:plugins)
     if l:p.state ==# 'reserved'
-      call s:fail(l:p, a:msg)
+      call s:fail(l:p, a:msg, 1)
     endif
   endfor
 endfunction
@@ -289,7 +293,8 @@ function! vigor#_internal#plugin#on_unloaded(name, instance, err) abort
   endif
 endfunction
 
-function! s:fail(p, msg) abort
+" {...}: 1 to fail without a message.
+function! s:fail(p, msg, ...) abort
   call s:stop_timer(a:p)
   let a:p.state = 'failed'
   let a:p.error = a:msg
@@ -301,7 +306,9 @@ function! s:fail(p, msg) abort
   endif
   let l:queue = a:p.queue
   let a:p.queue = []
-  call vigor#_internal#echo#error(printf('%s: %s', a:p.name, a:msg))
+  if !get(a:, 1, 0)
+    call vigor#_internal#echo#error(printf('%s: %s', a:p.name, a:msg))
+  endif
   call s:log(a:p, ['load failed: ' . a:msg])
   for l:msg in l:queue
     if l:msg[0] ==# 'async'
