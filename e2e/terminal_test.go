@@ -170,7 +170,10 @@ func TestStartupSummaryOnScreen(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("waitfor")...)
 			tm.keys(":echo vigor#request('slowstart', 'ping', [])", "Enter")
-			tm.waitScreen("[vigor] waiting for slowstart (starting, 1s; CTRL-C stops)", 10*time.Second)
+			s := tm.waitScreen("s; CTRL-C stops)", 20*time.Second)
+			if !regexp.MustCompile(`\[vigor\] waiting for slowstart \(starting, \d+s; CTRL-C stops\)`).MatchString(s) {
+				t.Fatalf("%s: the waiting line is not as it should be:\n%s", kind, s)
+			}
 			tm.waitScreen("pong", 30*time.Second)
 		})
 	}
