@@ -88,6 +88,16 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	os.Exit(code)
 }
 
+// Serve runs a plugin as Main does, but over in and out, with the
+// runtime's environment read from getenv, and returns the exit code that
+// Main would exit with when the session ends. It leaves the process alone
+// (descriptors, signals, GOMAXPROCS). It is for programs that play the
+// editor, such as vigortest's Fake; a plugin calls Main.
+func Serve(ctx context.Context, getenv func(string) string, in io.Reader, out io.Writer, stderr io.Writer,
+	setup func(ctx context.Context, p *Plugin) error) int {
+	return serve(ctx, getenv, in, out, stderr, setup)
+}
+
 // serve is Main without the process: it returns the exit code.
 func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io.Writer, stderr io.Writer,
 	setup func(ctx context.Context, p *Plugin) error) int {

@@ -17,6 +17,10 @@
 // skips it with Options.Missing = Skip. Plugins are built once into a
 // private cache shared by the test binary ($VIGOR_TEST_CACHE, else the
 // user's cache directory), so only the first run pays for the build.
+//
+// For fast unit tests of handlers, NewFake runs the plugin's setup in the
+// test's own process against an in-memory editor whose functions are Go
+// functions of the test (see Fake): no editor, no build.
 package vigortest
 
 import (

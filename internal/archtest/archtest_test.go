@@ -12,7 +12,7 @@
 //	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol, inherited
 //	internal/build                    standard library (and protocol); no SDK, no RPC
 //	internal/editortest, cmd, e2e     on top
-//	vigortest                         the authors' test kit, on editortest
+//	vigortest                         the authors' test kit: on editortest, and a fake Neovim over the SDK
 //
 // Only non-test imports count: tests may import what they need.
 //
@@ -70,7 +70,7 @@ var rules = []rule{
 	{pkg: "internal/gen/opt"},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
 	{pkg: "cmd/vigor", allow: []string{"", "internal/build", "internal/inherited"}},
-	{pkg: "vigortest", allow: []string{"internal/editortest"}},
+	{pkg: "vigortest", allow: []string{"", "internal/editortest", "internal/codec/msgpackrpc", "internal/protocol", "internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
 	{pkg: "cmd/vigor-bench", allow: []string{"internal/bench"}},
 	{pkg: "internal/benchstat"},
 	{pkg: "internal/bench", allow: []string{"internal/benchstat", "github.com/vmihailenco/msgpack/v5/..."}},
