@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,6 +290,37 @@ func TestNoGoToolchain(t *testing.T) {
 			ed.MustExec(t, `let g:vigor#go = exepath('go')`)
 			ed.MustEval(t, `vigor#plugin#reload('hello')`)
 			mustEqual(t, ed, "after reload", ed.MustEval(t, `vigor#request('hello', 'greet', ['fixed'])`), "Hello, fixed!")
+		})
+	}
+}
+
+// A plugin declared lazy (lazy.json) is neither built nor started at
+// startup; the first use of a command (with its range, bang and
+// arguments), an event or a function that it declares, or a request,
+// starts it and replays that use. (Mappings: TestLazyMapping, in a
+// terminal, where keys are typed.)
+func TestLazyStart(t *testing.T) {
+	for _, c := range []struct{ name, trigger, want string }{
+		{"command", "3,4LazyHello! a b", `[[cmd a b 3 4 !]]`},
+		{"event", "set filetype=lazytest", `[[ft lazytest]]`},
+		{"function", "let g:got = LazyHello('x')", `[[fn x]]`},
+		{"request", "call vigor#request('lazyp', 'cmd', ['r', 1, 1, ''])", `[[cmd r 1 1 ]]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			each(t, editortest.Options{RTP: rtp("lazy")}, func(t *testing.T, ed *editortest.Editor) {
+				ed.WaitFor(t, "vigor#plugin#discovered()", 30*time.Second)
+				mustEqual(t, ed, "state before use", ed.MustEval(t, "vigor#plugin#status('lazyp')"), "lazy")
+				ed.MustExec(t, "call setline(1, range(1, 5))")
+				ed.MustExec(t, c.trigger)
+				mustEqual(t, ed, "state after use", ed.MustEval(t, "vigor#plugin#status('lazyp')"), "loaded")
+				ed.WaitFor(t, "len(vigor#request('lazyp', 'log', [])) > 0", 10*time.Second)
+				if got := fmt.Sprint(ed.MustEval(t, "vigor#request('lazyp', 'log', [])")); got != c.want {
+					t.Fatalf("%s: after %q the plugin saw %s, want %s", ed.Kind, c.trigger, got, c.want)
+				}
+				if c.name == "function" {
+					mustEqual(t, ed, "the function's result", ed.MustEval(t, "g:got"), "fn:x")
+				}
+			})
 		})
 	}
 }

@@ -57,7 +57,10 @@ func BenchmarkStartup(b *testing.B) {
 // hello example), to VigorPluginPost of the last of them.
 //
 // go test -run '^$' -bench Startup10 -benchtime 20x ./e2e/
-func BenchmarkStartup10(b *testing.B) {
+// tenPlugins writes a repository with ten plugins p0...p9 (copies of the
+// hello example), each declared lazy (a lazy.json with one command) when
+// lazy is set, and returns it.
+func tenPlugins(b *testing.B, lazy bool) string {
 	repo := b.TempDir()
 	src, err := os.ReadFile(filepath.Join(hello(), "vigor", "hello", "main.go"))
 	if err != nil {
@@ -78,7 +81,18 @@ func BenchmarkStartup10(b *testing.B) {
 		if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
 			b.Fatal(err)
 		}
+		if lazy {
+			decl := fmt.Sprintf(`{"commands": [{"name": "Greet%d"}]}`, i)
+			if err := os.WriteFile(filepath.Join(dir, "lazy.json"), []byte(decl), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
+	return repo
+}
+
+func BenchmarkStartup10(b *testing.B) {
+	repo := tenPlugins(b, false)
 	cache := editortest.SharedCache(b)
 	root := editortest.Root()
 	for _, kind := range editortest.Kinds {
@@ -254,4 +268,42 @@ func rssKB(b *testing.B, pid int64) int64 {
 	}
 	b.Fatal("no VmRSS")
 	return 0
+}
+
+// BenchmarkStartupLazy10 is the time to the first prompt (the main loop's
+// first timer after VimEnter) with ten plugins declared lazy, against ten
+// eager ones (whose builds and processes start then) and the editor
+// without Vigor.
+//
+// go test -run '^$' -bench StartupLazy10 -benchtime 20x ./e2e/
+func BenchmarkStartupLazy10(b *testing.B) {
+	eager, lazy := tenPlugins(b, false), tenPlugins(b, true)
+	cache := editortest.SharedCache(b)
+	root := editortest.Root()
+	for _, kind := range editortest.Kinds {
+		// Warm the cache, so that eager starts build nothing.
+		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{eager}})
+		for i := 0; i < 10; i++ {
+			ed.MustEval(b, fmt.Sprintf(`vigor#request('p%d', 'greet', ['warm'])`, i))
+		}
+		ed.Close()
+		bin, err := editortest.Binary(kind)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, variant := range []string{"bare", "eager", "lazy"} {
+			b.Run(kind+"/"+variant, func(b *testing.B) {
+				dir := b.TempDir()
+				marker := filepath.Join(dir, "done")
+				script := filepath.Join(dir, "s.vim")
+				src := fmt.Sprintf("let g:vigor#cache_dir = '%s'\nautocmd VimEnter * call timer_start(0, {-> writefile([], '%s') + execute('qa!')})\n", cache, marker)
+				if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				repo := map[string]string{"bare": eager, "eager": eager, "lazy": lazy}[variant]
+				timeStarts(b, kind, bin, root+","+repo, script, variant != "bare", marker)
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/start")
+			})
+		}
+	}
 }

@@ -178,3 +178,19 @@ func TestStartupSummaryOnScreen(t *testing.T) {
 		})
 	}
 }
+
+// A mapping that a lazy plugin declares starts it when the user types it,
+// and the keys are replayed to the plugin's own mapping.
+func TestLazyMapping(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("lazy")...)
+			tm.keys(":nmap <F5> <Plug>(lazy-hello) | echo 'state: ' . vigor#plugin#status('lazyp')", "Enter")
+			tm.waitScreen("state: lazy", 30*time.Second)
+			tm.keys("F5")
+			tm.keys(":echo 'log: ' . string(vigor#request('lazyp', 'log', []))", "Enter")
+			tm.waitScreen("log: [['mapped']]", 60*time.Second)
+		})
+	}
+}

@@ -9,8 +9,28 @@ function! vigor#_internal#discover#all() abort
     return
   endif
   for [l:name, l:dir] in s:found()
-    call vigor#_internal#plugin#load(l:name, l:dir)
+    if vigor#_internal#plugin#state(l:name) !=# 'lazy'
+      call s:load(l:name, l:dir)
+    endif
   endfor
+endfunction
+
+" Loads the plugin found in dir, or declares it lazy if dir holds
+" lazy.json (and it was not known before).
+function! s:load(name, dir) abort
+  if empty(vigor#_internal#plugin#get(a:name))
+    try
+      let l:lazy = vigor#_internal#lazy#read(a:name, a:dir)
+    catch /^\[vigor\]/
+      call vigor#_internal#echo#error(v:exception[8:] . '; it starts at once')
+      let l:lazy = {}
+    endtry
+    if !empty(l:lazy)
+      call vigor#_internal#plugin#declare_lazy(a:name, a:dir, l:lazy)
+      return
+    endif
+  endif
+  call vigor#_internal#plugin#load(a:name, a:dir)
 endfunction
 
 " Loads the plugins found whose names the registry does not hold yet, such
@@ -23,7 +43,7 @@ function! vigor#_internal#discover#new() abort
   endif
   for [l:name, l:dir] in s:found()
     if empty(vigor#_internal#plugin#get(l:name))
-      call vigor#_internal#plugin#load(l:name, l:dir)
+      call s:load(l:name, l:dir)
     endif
   endfor
 endfunction

@@ -116,6 +116,8 @@ function! vigor#_internal#plugin#load(name, dir) abort
   let l:p = get(s:plugins, a:name, {})
   if empty(l:p)
     let l:p = s:new(a:name, a:dir)
+  elseif l:p.state ==# 'lazy'
+    call vigor#_internal#lazy#unstub(a:name)
   elseif index(['stopped', 'failed'], l:p.state) < 0
     call vigor#_internal#echo#debug(printf('%s is %s; load() does nothing', a:name, l:p.state))
     return
@@ -735,4 +737,17 @@ function! vigor#_internal#plugin#rebuild(name) abort
   else
     call vigor#_internal#plugin#reload(a:name)
   endif
+endfunction
+
+" Registers name, found in dir with the lazy declaration d (lazy.json), in
+" the state 'lazy': nothing is built or started until it is used.
+function! vigor#_internal#plugin#declare_lazy(name, dir, d) abort
+  let l:p = get(s:plugins, a:name, {})
+  if !empty(l:p) && l:p.state !=# 'stopped'
+    return
+  endif
+  let l:p = empty(l:p) ? s:new(a:name, a:dir) : l:p
+  let l:p.dir = a:dir
+  let l:p.state = 'lazy'
+  call vigor#_internal#lazy#declare(a:name, a:d)
 endfunction

@@ -35,7 +35,7 @@ function! vigor#_internal#request#target(name, method, params) abort
     return l:p
   endif
   let l:timeout = vigor#_internal#conf#get('request_timeout')
-  let l:r = s:wait_coming(l:p, l:timeout)
+  let l:r = vigor#_internal#request#wait_coming(l:p, l:timeout)
   if l:r == -1
     throw printf('[vigor] %s.%s: the plugin was not ready within %d ms (it is still %s; g:vigor#request_timeout)',
           \ a:name, a:method, l:timeout, l:p.state)
@@ -58,6 +58,10 @@ function! vigor#_internal#request#known(name, method) abort
     return {}
   endif
   let l:p = vigor#_internal#plugin#get(a:name)
+  if !empty(l:p) && l:p.state ==# 'lazy'
+    " Declared lazy (lazy.json): a call starts it too.
+    call vigor#_internal#plugin#load(a:name, l:p.dir)
+  endif
   if empty(l:p)
     " A plugin put on 'runtimepath' after discovery (:packadd, a lazy
     " plugin manager) is found here.
@@ -187,7 +191,7 @@ endfunction
 " Waits up to timeout ms until the plugin p is no longer on its way, as
 " wait#for() does. After a second it shows what it waits for, every
 " second: [vigor] waiting for hello (building, 5s; CTRL-C stops).
-function! s:wait_coming(p, timeout) abort
+function! vigor#_internal#request#wait_coming(p, timeout) abort
   let l:start = reltime()
   let l:interval = vigor#_internal#conf#get('wait_interval')
   let l:shown = 0
