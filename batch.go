@@ -366,16 +366,8 @@ func (b *Batch) fill(raws []wire.Raw) error {
 		if o.index >= len(raws) {
 			break
 		}
-		if v, ok := o.result.(*any); ok {
-			// What the decoder does for an any, without reflection. (The
-			// codecs decode into the type of what the any holds.)
-			*v = nil
-			if b.p.codec.Unmarshal(raws[o.index], v) == nil {
-				continue
-			}
-		}
 		fn := b.calls[o.index].Fn
-		if err := b.p.dec.decode(b.p.codec, raws[o.index], reflect.ValueOf(o.result).Elem()); err != nil {
+		if err := b.p.dec.decodeTo(b.p.codec, raws[o.index], o.result); err != nil {
 			b.p.log.Warn("a result does not fit", "fn", fn, "batch call", o.index, "err", err, "detail", err.detail)
 			if first == nil {
 				first = fmt.Errorf("batch call %d, %s: %w", o.index, callName(fn), err.in("the result"))

@@ -124,6 +124,29 @@ func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *dec
 	return d.assign(dst, v)
 }
 
+// decodeTo decodes raw into what result, a non-nil pointer, points to, as
+// decode does. The commonest results (an any, an int, an int64, a string)
+// go straight through the codec, without reflection: a typed result costs
+// no more than an any.
+func (d *decoder) decodeTo(codec wire.Codec, raw wire.Raw, result any) *decodeError {
+	switch p := result.(type) {
+	case *any:
+		*p = nil // the codecs decode into the type of what an any holds
+		if codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	case *int, *int64:
+		if codec.TypeName(raw) == "Number" && codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	case *string:
+		if codec.TypeName(raw) == "String" && codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	}
+	return d.decode(codec, raw, reflect.ValueOf(result).Elem())
+}
+
 // direct reports whether a value of the Vim type typeName decodes into
 // dst by the codec alone, as it does by the rules of assign.
 func direct(dst reflect.Value, typeName string) bool {
