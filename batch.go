@@ -146,10 +146,11 @@ func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error 
 	return fmt.Errorf("RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a %T", c)
 }
 
-// Into returns a Caller that records its next call into b, with the
-// result decoded into result, a non-nil pointer, once the batch has run
-// (by the rules of CallAs); the result argument of that call is not used.
-// Calls after the first go to b as they are.
+// Into returns a Caller that records its next CallInto or EvalInto into
+// b, with the result decoded into result, a non-nil pointer, once the
+// batch has run (by the rules of CallAs); the result argument of that
+// call is not used. Its Cmd, and its calls after the first, go to b as
+// they are.
 //
 //	var n int
 //	_, err := vigor.CallAs[int](ctx, b.Into(&n), "line", "$")

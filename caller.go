@@ -83,7 +83,7 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 
 // CallAs calls the editor function fn through c and returns its result
 // decoded into a T. Through a *Batch it records the call and returns the
-// zero T (see Caller).
+// zero T (see Caller); pass b.Into(&v) as c to receive the result in v.
 func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
 	if batched(c) {
 		var zero T
