@@ -30,9 +30,9 @@ type Batch struct {
 	// being recorded, and batchDone once record has returned. A call from
 	// another goroutine is a data race, which the race detector reports;
 	// when it overlaps a call being recorded, it also finds batchBusy and
-	// sets clash, and the batch fails. A per-call atomic would cost a few
-	// percent of a call's share of a batch (BENCHMARKS.md), for a bug
-	// that the race detector finds anyway.
+	// sets clash, and the batch fails. Atomic checks took 11% of the CPU
+	// of a batch of typed calls (BENCHMARKS.md), for a bug that the race
+	// detector finds anyway.
 	state uint8
 	clash bool
 	calls []host.Call
@@ -146,10 +146,11 @@ func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error 
 	return fmt.Errorf("RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a %T", c)
 }
 
-// Into returns a Caller that records its next call into b, with the
-// result decoded into result, a non-nil pointer, once the batch has run
-// (by the rules of CallAs); the result argument of that call is not used.
-// Calls after the first go to b as they are.
+// Into returns a Caller that records its next CallInto or EvalInto into
+// b, with the result decoded into result, a non-nil pointer, once the
+// batch has run (by the rules of CallAs); the result argument of that
+// call is not used. Its Cmd, and its calls after the first, go to b as
+// they are.
 //
 //	var n int
 //	_, err := vigor.CallAs[int](ctx, b.Into(&n), "line", "$")
@@ -366,16 +367,8 @@ func (b *Batch) fill(raws []wire.Raw) error {
 		if o.index >= len(raws) {
 			break
 		}
-		if v, ok := o.result.(*any); ok {
-			// What the decoder does for an any, without reflection. (The
-			// codecs decode into the type of what the any holds.)
-			*v = nil
-			if b.p.codec.Unmarshal(raws[o.index], v) == nil {
-				continue
-			}
-		}
 		fn := b.calls[o.index].Fn
-		if err := b.p.dec.decode(b.p.codec, raws[o.index], reflect.ValueOf(o.result).Elem()); err != nil {
+		if err := b.p.dec.decodeTo(b.p.codec, raws[o.index], o.result); err != nil {
 			b.p.log.Warn("a result does not fit", "fn", fn, "batch call", o.index, "err", err, "detail", err.detail)
 			if first == nil {
 				first = fmt.Errorf("batch call %d, %s: %w", o.index, callName(fn), err.in("the result"))

@@ -74,7 +74,7 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 	if dst.Kind() != reflect.Pointer || dst.IsNil() {
 		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
 	}
-	if err := p.dec.decode(p.codec, raw, dst.Elem()); err != nil {
+	if err := p.dec.decodeTo(p.codec, raw, result); err != nil {
 		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
 		return fmt.Errorf("%s: %w", name, err.in("the result"))
 	}
@@ -83,7 +83,7 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 
 // CallAs calls the editor function fn through c and returns its result
 // decoded into a T. Through a *Batch it records the call and returns the
-// zero T (see Caller).
+// zero T (see Caller); pass b.Into(&v) as c to receive the result in v.
 func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
 	if batched(c) {
 		var zero T

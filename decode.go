@@ -101,10 +101,12 @@ var (
 // dst that cannot be nil (a Number, a String, a struct...), unlike inside
 // a List or a Dict, where it leaves the zero value, as a missing key does.
 func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *decodeError {
-	// A String into a string, the commonest parameter, straight into dst:
-	// the codecs agree on Strings, and the editor-neutral form would cost
-	// two more allocations.
-	if dst.Kind() == reflect.String && dst.Type().PkgPath() == "" && dst.CanAddr() && codec.TypeName(raw) == "String" {
+	// A String into a string, the commonest parameter, and a Number into
+	// an int or an int64 (a Number is a 64-bit integer: it always fits),
+	// the commonest result, straight into dst: the codecs agree on these,
+	// and the editor-neutral form would cost an allocation or two more
+	// and a reflected assignment.
+	if direct(dst, codec.TypeName(raw)) {
 		if err := codec.Unmarshal(raw, dst.Addr().Interface()); err == nil {
 			return nil
 		}
@@ -120,6 +122,46 @@ func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *dec
 		return mismatch(dst.Type(), nil)
 	}
 	return d.assign(dst, v)
+}
+
+// decodeTo decodes raw into what result, a non-nil pointer, points to, as
+// decode does. The commonest results (an any, an int, an int64, a string)
+// go straight through the codec, without reflection: a typed result costs
+// no more than an any.
+func (d *decoder) decodeTo(codec wire.Codec, raw wire.Raw, result any) *decodeError {
+	switch p := result.(type) {
+	case *any:
+		*p = nil // the codecs decode into the type of what an any holds
+		if codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	case *int, *int64:
+		if codec.TypeName(raw) == "Number" && codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	case *string:
+		if codec.TypeName(raw) == "String" && codec.Unmarshal(raw, p) == nil {
+			return nil
+		}
+	}
+	return d.decode(codec, raw, reflect.ValueOf(result).Elem())
+}
+
+// direct reports whether a value of the Vim type typeName decodes into
+// dst by the codec alone, as it does by the rules of assign.
+func direct(dst reflect.Value, typeName string) bool {
+	if dst.Type().PkgPath() != "" || !dst.CanAddr() {
+		return false // a named type may decode itself
+	}
+	switch dst.Kind() {
+	case reflect.String:
+		return typeName == "String"
+	case reflect.Int64:
+		return typeName == "Number"
+	case reflect.Int:
+		return typeName == "Number" && strconv.IntSize == 64
+	}
+	return false
 }
 
 // nullable reports whether v:null decodes into t at the top: into a

@@ -81,6 +81,27 @@ func TestFastScalarMatchesDecoder(t *testing.T) {
 	}
 }
 
+// Unmarshal into an *int64 or an *int gives what the decoder gives.
+func TestFastIntMatchesDecoder(t *testing.T) {
+	for _, n := range []int64{0, 1, 127, 128, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64,
+		-1, -32, -33, -128, -129, -32768, -32769, math.MinInt32, math.MinInt32 - 1, math.MinInt64} {
+		for _, v := range []any{n, uint64(n)} {
+			b, err := msgpack.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fast64, slow64 int64
+			var fast, slow int
+			err1, err2 := Unmarshal(b, &fast64), decode(newValueDecoder(bytes.NewReader(b)), &slow64)
+			err3, err4 := Unmarshal(b, &fast), decode(newValueDecoder(bytes.NewReader(b)), &slow)
+			if (err1 == nil) != (err2 == nil) || fast64 != slow64 || (err3 == nil) != (err4 == nil) || fast != slow {
+				t.Fatalf("% x: Unmarshal gives %d (%v) and %d (%v), the decoder %d (%v) and %d (%v)",
+					b, fast64, err1, fast, err3, slow64, err2, slow, err4)
+			}
+		}
+	}
+}
+
 func FuzzFastScalar(f *testing.F) {
 	for _, s := range []string{"\xc0", "\x7f", "\xe0", "\xcc\x80", "\xcf\xff\xff\xff\xff\xff\xff\xff\xff", "\xa1a", "\xd9\x01a", "\xcb\x3f\xf8\x00\x00\x00\x00\x00\x00"} {
 		f.Add([]byte(s))

@@ -1101,8 +1101,9 @@ func appendStr(b []byte, s string) []byte {
 }
 
 // unmarshalFast decodes r into v without a decoder when v is an empty *any
-// and r a common scalar (fastScalar), or v a *string and r a str; it
-// reports whether it did.
+// and r a common scalar (fastScalar), v a *string and r a str, or v an
+// *int64 or an *int and r an integer that it holds; it reports whether it
+// did.
 func unmarshalFast(r wire.Raw, v any) bool {
 	switch p := v.(type) {
 	case *any:
@@ -1117,6 +1118,16 @@ func unmarshalFast(r wire.Raw, v any) bool {
 			*p = s
 			return true
 		}
+	case *int64:
+		if n, ok := fastInt(r); ok {
+			*p = n
+			return true
+		}
+	case *int:
+		if n, ok := fastInt(r); ok && int64(int(n)) == n {
+			*p = int(n)
+			return true
+		}
 	}
 	return false
 }
@@ -1128,12 +1139,11 @@ func fastScalar(r wire.Raw) (any, bool) {
 	if len(r) == 0 {
 		return nil, false
 	}
+	if n, ok := fastInt(r); ok {
+		return n, true
+	}
 	c := r[0]
 	switch {
-	case c <= 0x7f: // positive fixint
-		return int64(c), len(r) == 1
-	case c >= 0xe0: // negative fixint
-		return int64(int8(c)), len(r) == 1
 	case c >= 0xa0 && c <= 0xbf, c == 0xd9, c == 0xda: // str
 		if s, ok := fastString(r); ok {
 			return s, true
@@ -1147,6 +1157,27 @@ func fastScalar(r wire.Raw) (any, bool) {
 		return false, len(r) == 1
 	case 0xc3:
 		return true, len(r) == 1
+	case 0xcb:
+		if len(r) == 9 {
+			return math.Float64frombits(binary.BigEndian.Uint64(r[1:])), true
+		}
+	}
+	return nil, false
+}
+
+// fastInt decodes r if it is one whole integer that an int64 holds.
+func fastInt(r wire.Raw) (int64, bool) {
+	if len(r) == 0 {
+		return 0, false
+	}
+	c := r[0]
+	switch {
+	case c <= 0x7f: // positive fixint
+		return int64(c), len(r) == 1
+	case c >= 0xe0: // negative fixint
+		return int64(int8(c)), len(r) == 1
+	}
+	switch c {
 	case 0xcc:
 		if len(r) == 2 {
 			return int64(r[1]), true
@@ -1181,10 +1212,6 @@ func fastScalar(r wire.Raw) (any, bool) {
 		if len(r) == 9 {
 			return int64(binary.BigEndian.Uint64(r[1:])), true
 		}
-	case 0xcb:
-		if len(r) == 9 {
-			return math.Float64frombits(binary.BigEndian.Uint64(r[1:])), true
-		}
 	}
-	return nil, false
+	return 0, false
 }

@@ -606,6 +606,16 @@ func unmarshal(r wire.Raw, v any) error {
 			*p = s
 			return nil
 		}
+	case *int64:
+		if n, ok := fastInt(r); ok {
+			*p = n
+			return nil
+		}
+	case *int:
+		if n, ok := fastInt(r); ok && int64(int(n)) == n {
+			*p = int(n)
+			return nil
+		}
 	case *[]byte:
 		r = bytes.TrimLeft(r, " \t\r\n")
 		if len(r) > 0 && r[0] == '[' {
@@ -676,13 +686,21 @@ func fastScalar(r wire.Raw) (any, bool) {
 			return s, true
 		}
 	default:
-		if r[0] == '-' || (r[0] >= '0' && r[0] <= '9') {
-			if n, err := strconv.ParseInt(string(r), 10, 64); err == nil {
-				return n, true
-			}
+		if n, ok := fastInt(r); ok {
+			return n, true
 		}
 	}
 	return nil, false
+}
+
+// fastInt decodes r if it is one whole JSON integer that an int64 holds.
+func fastInt(r wire.Raw) (int64, bool) {
+	digits := bytes.TrimPrefix(r, []byte("-"))
+	if len(digits) == 0 || digits[0] < '0' || digits[0] > '9' || digits[0] == '0' && len(digits) > 1 {
+		return 0, false // not a JSON number, or one with a leading zero
+	}
+	n, err := strconv.ParseInt(string(r), 10, 64)
+	return n, err == nil
 }
 
 // fastString decodes a JSON string without escapes.
