@@ -201,9 +201,17 @@ func (d *decoder) assign(dst reflect.Value, v any) *decodeError {
 		dst.Set(p)
 		return nil
 	case reflect.Bool:
-		if b, ok := v.(bool); ok {
+		// Vim script's Booleans are v:true and v:false, and the Numbers 1
+		// and 0 that most functions return (:help Boolean).
+		switch b := v.(type) {
+		case bool:
 			dst.SetBool(b)
 			return nil
+		case int64:
+			if b == 0 || b == 1 {
+				dst.SetBool(b == 1)
+				return nil
+			}
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if n, ok := v.(int64); ok && !dst.OverflowInt(n) {

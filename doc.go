@@ -102,7 +102,8 @@
 //
 // Typed parameters (and the results of CallAs) take what fits them, by the
 // same rules on both editors: an integer type a Number in its range (300
-// does not fit a uint8), a float type a Float or a Number, a string a
+// does not fit a uint8), a bool v:true, v:false or the Number 1 or 0 (what
+// most functions return for yes and no), a float type a Float or a Number, a string a
 // String, a []byte a Blob, a String or a List of Numbers from 0 to 255, a
 // slice or an array a List (no longer than the array), a map a Dict (an
 // integer key type takes decimal keys), a struct a Dict (never a List),

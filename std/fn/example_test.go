@@ -30,14 +30,14 @@ func Example() {
 }
 
 // The same wrappers record into a batch, which runs them in one round
-// trip; b.Into(&v) receives a result once the batch has run, and a
-// Boolean one goes through an any and Truth.
+// trip; b.Into(&v) receives a result once the batch has run (a Boolean
+// one into a bool: the Number 1 or 0 is true or false).
 func Example_batch() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		p.Handle("state", func(ctx context.Context) (map[string]any, error) {
 			var first string
 			var last int
-			var modified any
+			var modified bool
 			err := p.Batch(ctx, func(b *vigor.Batch) error {
 				if _, err := fn.Getline(ctx, b.Into(&first), 1); err != nil {
 					return err
@@ -48,7 +48,7 @@ func Example_batch() {
 				_, err := fn.Eval(ctx, b.Into(&modified), "&modified")
 				return err
 			})
-			return map[string]any{"first": first, "lines": last, "modified": fn.Truth(modified)}, err
+			return map[string]any{"first": first, "lines": last, "modified": modified}, err
 		})
 		return nil
 	})

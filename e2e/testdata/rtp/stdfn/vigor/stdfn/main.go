@@ -95,16 +95,14 @@ func direct(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, e
 	return s.result(), errors.Join(errs...)
 }
 
-// batched makes the same calls in one batch, each result through Into.
-// A Boolean result is received into an any, for fn.Truth: the Number 0
-// or 1 that most functions return does not decode into a bool.
+// batched makes the same calls in one batch, each result through Into
+// (a Boolean result, the Number 0 or 1 of most functions, into a bool).
 func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, error) {
 	file, err := setUp(ctx, p, dir)
 	if err != nil {
 		return nil, err
 	}
 	var s sample
-	var hasEval, bufExists any
 	err = p.Batch(ctx, func(b *vigor.Batch) error {
 		var errs []error
 		add := func(_ any, err error) { errs = append(errs, err) }
@@ -116,8 +114,8 @@ func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, 
 		add(fn.Split(ctx, b.Into(&s.List), "a b  c"))
 		add(fn.GetlineEnd(ctx, b.Into(&s.ListOpt), 1, "$"))
 		add(fn.Wordcount(ctx, b.Into(&s.Dict)))
-		add(fn.Has(ctx, b.Into(&hasEval), "eval"))
-		add(fn.Bufexists(ctx, b.Into(&bufExists), 99999))
+		add(fn.Has(ctx, b.Into(&s.Bool), "eval"))
+		add(fn.Bufexists(ctx, b.Into(&s.BoolFalse), 99999))
 		add(fn.Readblob(ctx, b.Into(&s.Blob), file))
 		add(fn.ReadblobOffset(ctx, b.Into(&s.BlobOpt), file, 1))
 		add(fn.Eval(ctx, b.Into(&s.Any), "[1, 'a']"))
@@ -131,7 +129,6 @@ func batched(ctx context.Context, p *vigor.Plugin, dir string) (map[string]any, 
 		errs = append(errs, fn.Winrestview(ctx, b, map[string]any{"lnum": 2}))
 		return errors.Join(errs...)
 	})
-	s.Bool, s.BoolFalse = fn.Truth(hasEval), fn.Truth(bufExists)
 	return s.result(), err
 }
 
