@@ -94,9 +94,7 @@ else
     if has_key(a:opts, 'err')
       let l:o.err_cb = function('s:vim_line', [a:opts.err])
     endif
-    if has_key(a:opts, 'closed')
-      let l:o.close_cb = function('s:vim_closed', [a:opts.closed])
-    endif
+    let l:o.close_cb = function('s:vim_closed', [get(a:opts, 'closed', v:null)])
     call extend(l:o, filter(copy(a:opts), 'v:key ==# "env" || v:key ==# "cwd"'))
     let l:job = job_start(a:cmd, l:o)
     if job_status(l:job) ==# 'fail'
@@ -126,7 +124,19 @@ else
     call a:Exit(a:status)
   endfunction
 
-  function! s:vim_closed(Closed, _channel) abort
-    call a:Closed()
+  " Vim 9.0 frees a job that nobody holds when it ends, but not when its
+  " channel closes after that (as a plugin's does: its exit comes first):
+  " such a job stays until a garbage collection, which a busy Vim may not
+  " run for a long time (2 KB a plugin start). So the channel's close takes
+  " the job back, and a timer lets it go once the close is over.
+  function! s:vim_closed(Closed, channel) abort
+    call timer_start(0, function('s:vim_release', [ch_getjob(a:channel)]))
+    if a:Closed isnot v:null
+      call a:Closed()
+    endif
+  endfunction
+
+  " Nothing to do: the end of the timer's partial lets the job go.
+  function! s:vim_release(_job, _timer) abort
   endfunction
 endif

@@ -357,7 +357,8 @@ function! s:on_exit(name, instance, status) abort
   " A crash after it was loaded: restart, unless it keeps crashing.
   let l:now = reltimefloat(reltime()) * 1000
   let l:interval = vigor#_internal#conf#get('restart_interval')
-  call filter(l:p.crashes, {_, t -> l:now - t < l:interval})
+  " (An expression, not a closure: this runs in a job's exit callback.)
+  call filter(l:p.crashes, printf('%.3f - v:val < %.3f', l:now, l:interval * 1.0))
   call add(l:p.crashes, l:now)
   let l:threshold = vigor#_internal#conf#get('restart_threshold')
   if len(l:p.crashes) > l:threshold
