@@ -118,7 +118,13 @@
 // fd 1 at stderr and fd 0 at /dev/null (on Unix), so that output to
 // stdout by any means (fmt.Println, C code, a raw write to fd 1, a child
 // process that inherits it) goes to stderr and cannot disturb the
-// channel. The runtime copies stderr to the plugin's log, where Logger
+// channel. Then Main points fds 1 and 2 at the plugin's log, where Logger
 // writes too: log/<name>.log in Vigor's cache (~/.cache/vigor on Vim,
-// stdpath('cache')/vigor on Neovim).
+// stdpath('cache')/vigor on Neovim), a file only the user may read. So
+// whatever the plugin prints, however much, costs the editor nothing, and
+// Go's report of a panic that ends the process is in the log (the
+// runtime also gets it, for the message that the plugin crashed). A panic
+// in a handler, a setup or an unload hook is logged as one record that
+// says where it happened, followed by the stack, indented. Elsewhere than
+// on Unix the runtime copies stderr to the log.
 package vigor

@@ -138,3 +138,20 @@ func TestPluginLogIsPrivate(t *testing.T) {
 		}
 	})
 }
+
+// A plugin that writes a line to its stderr and exits: the crash message
+// quotes the line, which the runtime reads from the end of the log. (A
+// cache for each editor: the same plugin in the other editor would share
+// the log.)
+func TestCrashMessageQuotesLastLine(t *testing.T) {
+	opts := hbOpts()
+	opts.Cache = t.TempDir()
+	opts.Cmds = []string{"let g:vigor#cache_dir .= has('nvim') ? '/nvim' : '/vim'"}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hbflood")
+		tag := fmt.Sprintf("hbquit-%s-%d", ed.Kind, time.Now().UnixNano())
+		ed.MustExec(t, "call vigor#notify('hbflood', 'quit', ['"+tag+"'])")
+		want := "[vigor] hbflood: the process exited with status 4 (" + tag + "); restarting"
+		ed.WaitFor(t, "stridx(execute('messages'), '"+want+"') >= 0", 30*time.Second)
+	})
+}

@@ -30,6 +30,11 @@ func main() {
 			go func() { panic(msg) }()
 			return "dying"
 		})
+		// quit writes line to stderr and exits with status 4.
+		p.Handle("quit", func(line string) {
+			fmt.Fprintln(os.Stderr, line)
+			os.Exit(4)
+		})
 		return nil
 	})
 }
