@@ -117,18 +117,27 @@ func TestCrashMessageNamesPanic(t *testing.T) {
 	})
 }
 
+// ownCache gives each editor a cache of its own (under ed.Cache), and so
+// logs of its own: the same plugin in the other editor would share them.
+func ownCache(t *testing.T) editortest.Options {
+	opts := hbOpts()
+	opts.Cache = t.TempDir()
+	opts.Cmds = []string{"let g:vigor#cache_dir .= has('nvim') ? '/nvim' : '/vim'"}
+	return opts
+}
+
 // The plugin's log is the user's alone, also when an older one was
 // readable by others.
 func TestPluginLogIsPrivate(t *testing.T) {
-	each(t, hbOpts(), func(t *testing.T, ed *editortest.Editor) {
+	each(t, ownCache(t), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "hbping")
-		log := filepath.Join(ed.Cache, "log", "hbping.log")
+		log := ed.MustEval(t, "vigor#_internal#plugin#get('hbping').log").(string)
 		if err := os.Chmod(log, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		instance := ed.MustEval(t, "vigor#_internal#plugin#get('hbping').instance").(int64)
 		ed.MustExec(t, "call vigor#plugin#reload('hbping')")
-		ed.WaitFor(t, "vigor#plugin#status('hbping') ==# 'unloading'", 30*time.Second)
-		waitLoaded(t, ed, "hbping")
+		ed.WaitFor(t, fmt.Sprintf("vigor#_internal#plugin#get('hbping').instance != %d && vigor#plugin#status('hbping') ==# 'loaded'", instance), 30*time.Second)
 		st, err := os.Stat(log)
 		if err != nil {
 			t.Fatal(err)
@@ -140,14 +149,9 @@ func TestPluginLogIsPrivate(t *testing.T) {
 }
 
 // A plugin that writes a line to its stderr and exits: the crash message
-// quotes the line, which the runtime reads from the end of the log. (A
-// cache for each editor: the same plugin in the other editor would share
-// the log.)
+// quotes the line, which the runtime reads from the end of the log.
 func TestCrashMessageQuotesLastLine(t *testing.T) {
-	opts := hbOpts()
-	opts.Cache = t.TempDir()
-	opts.Cmds = []string{"let g:vigor#cache_dir .= has('nvim') ? '/nvim' : '/vim'"}
-	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+	each(t, ownCache(t), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "hbflood")
 		tag := fmt.Sprintf("hbquit-%s-%d", ed.Kind, time.Now().UnixNano())
 		ed.MustExec(t, "call vigor#notify('hbflood', 'quit', ['"+tag+"'])")
