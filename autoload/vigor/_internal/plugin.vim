@@ -20,7 +20,7 @@ let s:LOADING = ['reserved', 'building', 'starting']
 " How much of the end of a plugin's log a failure message looks at, and
 " the line after which the SDK writes its stderr to the log itself (keep it
 " equal to protocol.StderrInLog; a test checks).
-let s:TAIL = 65536
+let s:TAIL = 16384
 let s:STDERR_IN_LOG = 'vigor: the rest of stderr is in the log'
 
 let s:plugins = {}
