@@ -250,7 +250,7 @@ func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res
 	defer cancel()
 	defer func() {
 		if r := recover(); r != nil {
-			p.log.Error("panic in handler", "method", method, "panic", r, "stack", string(debug.Stack()))
+			p.logPanic("panic in handler", r, debug.Stack(), "method", method)
 			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()

@@ -140,7 +140,13 @@
 // the editor's: those it inherits without close-on-exec (Vim gives each
 // job the editor's ends of the other plugins' pipes, and its sockets) are
 // closed when this package is initialised, before the plugin's own code
-// runs. The runtime copies stderr to the plugin's log, where Logger
+// runs. Then Main points fds 1 and 2 at the plugin's log, where Logger
 // writes too: log/<name>.log in Vigor's cache (~/.cache/vigor on Vim,
-// stdpath('cache')/vigor on Neovim).
+// stdpath('cache')/vigor on Neovim), a file only the user may read. So
+// whatever the plugin prints, however much, costs the editor nothing, and
+// Go's report of a panic that ends the process is in the log (the
+// runtime also gets it, for the message that the plugin crashed). A panic
+// in a handler, a setup or an unload hook is logged as one record that
+// says where it happened, followed by the stack, indented. Elsewhere than
+// on Unix the runtime copies stderr to the log.
 package vigor

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sort"
 	"sync"
@@ -45,6 +46,7 @@ type Plugin struct {
 	dec      decoder // for handler parameters and CallAs
 	ed       host.Adapter
 	log      *slog.Logger
+	logOut   io.Writer // what log writes to; logPanic writes there too
 	logPath  string
 	rtt      latencies // the durations of the last calls to the editor
 	// batchBufs holds the emptied lists of finished batches

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -58,11 +57,21 @@ func init() {
 // closed it, which the runtime reads to tell the user why the plugin went.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
-	// to stderr, which the runtime copies to the plugin's log. The input
+	// to stderr. The input
 	// stays a blocking file: the session reads it with blocking system
 	// calls, which wake faster than the runtime poller
 	// (internal/rpc/direct_linux.go).
 	in, out := channelFiles(host.PollWrites(os.Getenv(protocol.EnvHost)))
+	// The plugin writes its log itself: fd 2 (and fd 1, once the channel
+	// has left it) go to the log file, so that what the plugin, its
+	// children and Go's runtime print (a panic's report) costs the editor
+	// nothing; the runtime copies only what comes before this line.
+	// What the SDK tells the runtime (who closed the channel) goes to the
+	// editor's stderr pipe, which the runtime reads.
+	toRuntime := io.Writer(os.Stderr)
+	if pipe := stderrToLog(os.Getenv(protocol.EnvLog), out != os.Stdout); pipe != nil {
+		toRuntime = pipe
+	}
 	// Stray prints must not corrupt the channel: fmt.Println and friends
 	// go to stderr, also where fd 1 is still the channel. The old
 	// os.Stdout must stay reachable, or its finalizer closes fd 1, and a
@@ -82,7 +91,7 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 		runtime.GOMAXPROCS(1)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	code := serve(ctx, os.Getenv, in, out, os.Stderr, setup)
+	code := serve(ctx, os.Getenv, in, out, toRuntime, setup)
 	stop()
 	runtime.KeepAlive(stdout)
 	os.Exit(code)
@@ -130,7 +139,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}
-	p.log, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
+	p.log, p.logOut, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
 	if path := getenv(EnvCPUProfile); path != "" {
 		stop := startCPUProfile(path+"."+name+".pprof", p.log)
 		defer stop()
@@ -294,7 +303,7 @@ func (p *Plugin) releaseMemory() {
 func (p *Plugin) setup(setup func(ctx context.Context, p *Plugin) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.log.Error("panic during setup", "panic", r, "stack", string(debug.Stack()))
+			p.logPanic("panic during setup", r, debug.Stack())
 			err = fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()
@@ -321,26 +330,6 @@ func startCPUProfile(path string, log *slog.Logger) func() {
 		pprof.StopCPUProfile()
 		f.Close()
 	}
-}
-
-// maxLog is the size at which a plugin's log is moved to <log>.1 (replacing
-// the older one) when the plugin starts.
-const maxLog = 1 << 20
-
-func openLog(path string, fallback io.Writer, name string) (*slog.Logger, string) {
-	w := fallback
-	shown := "the plugin's stderr"
-	if path != "" {
-		if st, err := os.Stat(path); err == nil && st.Size() > maxLog {
-			_ = os.Rename(path, path+".1")
-		}
-		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-			w = f
-			shown = path
-		}
-	}
-	l := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	return l.With("plugin", name, "pid", strconv.Itoa(os.Getpid())), shown
 }
 
 // tracer returns the session's Trace hook when on: every message goes to

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/vigorvim/vigor/internal/protocol"
 )
 
 // channelFiles returns the files that the session reads and writes the
@@ -28,8 +30,9 @@ import (
 // editor's going away too: a write to fd 1 or 2 after the editor has gone
 // (a broken pipe) kills a Go program with SIGPIPE, before the plugin's
 // unload hooks run; on another descriptor it fails with EPIPE, which ends
-// the session like the end of its input. Fds 1 and 2 both being stderr
-// now, a stray write after the editor has gone still raises SIGPIPE.
+// the session like the end of its input. Fds 1 and 2 then both write to
+// stderr, until stderrToLog points them at the log file, which raises no
+// SIGPIPE.
 //
 // If a descriptor cannot be moved, the channel stays on fds 0 and 1.
 func channelFiles(poll bool) (in, out *os.File) {
@@ -127,4 +130,43 @@ func dupCloexec(fd int) (int, error) {
 		return -1, errno
 	}
 	return int(r), nil
+}
+
+// stderrToLog points fd 2 at the plugin's log file (openLogFile), and fd 1
+// too when the channel has left it (channelMoved): from then on whatever
+// the plugin, its children and Go's runtime write there lands in the log
+// with no work for the editor, which copied it line by line before (a
+// plugin that printed 100,000 lines held Vim for seconds; BENCHMARKS.md).
+// Before that it tells the runtime, on the old stderr, that the rest is in
+// the log (protocol.StderrInLog), and it keeps that pipe, close-on-exec,
+// for Go's report of a fatal panic or error (crashOutput): the runtime
+// takes the failure message from there, which is this process's alone
+// where the log may be shared by the same plugin in other editors. It
+// returns that pipe, for the lines that the SDK writes for the runtime
+// (protocol.ClosedByEditor...), or nil when stderr stays the editor's
+// pipe: without a path, or if the log cannot be opened.
+func stderrToLog(path string, channelMoved bool) *os.File {
+	if path == "" {
+		return nil
+	}
+	f, err := openLogFile(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	pipe, err := dupCloexec(2)
+	if err != nil {
+		return nil
+	}
+	toRuntime := os.NewFile(uintptr(pipe), "vigor-stderr-pipe")
+	crashOutput(toRuntime)
+	_, _ = syscall.Write(2, []byte(protocol.StderrInLog+"\n"))
+	fd := int(f.Fd())
+	if dupTo(fd, 2) != nil {
+		return toRuntime
+	}
+	if channelMoved {
+		_ = dupTo(fd, 1)
+	}
+	return toRuntime
 }

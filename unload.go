@@ -151,7 +151,7 @@ func (p *Plugin) runHooks(ctx context.Context, hooks []func(context.Context) err
 func (p *Plugin) runHook(ctx context.Context, fn func(context.Context) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p.log.Error("panic in unload hook", "panic", r, "stack", string(debug.Stack()))
+			p.logPanic("panic in unload hook", r, debug.Stack())
 			err = fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()

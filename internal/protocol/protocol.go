@@ -76,6 +76,14 @@ const (
 	UnloadGrace  = 500  // milliseconds
 )
 
+// StderrInLog is the line that the SDK writes to its stderr before it
+// points its stderr at the log: the runtime has copied every line before
+// it to the log, and what comes after it on that pipe is only Go's report
+// of a fatal panic or error, which the log has already (the runtime keeps
+// it for the failure message). A test keeps it equal to s:STDERR_IN_LOG in
+// autoload/vigor/_internal/plugin.vim.
+const StderrInLog = "vigor: the rest of stderr is in the log"
+
 // Editor functions (autoload/vigor/_internal/...) that the SDK calls.
 const (
 	FuncReady    = "vigor#_internal#plugin#on_ready"    // (name, instance, info)

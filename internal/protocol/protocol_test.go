@@ -86,6 +86,17 @@ func TestVersionMatchesRuntime(t *testing.T) {
 	}
 }
 
+func TestStderrInLogMatchesRuntime(t *testing.T) {
+	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	m := regexp.MustCompile(`(?m)^let s:STDERR_IN_LOG = '([^']*)'\s*$`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:STDERR_IN_LOG = '...'` line")
+	}
+	if m[1] != StderrInLog {
+		t.Fatalf("s:STDERR_IN_LOG is %q in autoload/vigor/_internal/plugin.vim but protocol.StderrInLog is %q: change both together", m[1], StderrInLog)
+	}
+}
+
 // runtimeFile returns the autoload file that defines the autoload function
 // name: a#b#c lives in autoload/a/b.vim.
 func runtimeFile(name string) string {

@@ -16,44 +16,62 @@
 "                message (close_cb; Vim defers it while a callback runs)
 "   'env', 'cwd' as for job_start() and jobstart()
 " Lines come without their newline; a last line without one comes too.
+" No callback of a job or timer, here or in the callers, is a closure (a
+" lambda that uses its function's a: or l: variables): the editors keep
+" what job callbacks hold (docs/ARCHITECTURE.md, section 7, quirk 10).
 if has('nvim')
+  " Each job's options and its unfinished lines, by job id, from jobstart()
+  " until its exit. Neovim keeps what a job's callbacks hold after the job
+  " has gone (measured: about 1.5 KB a job more for partials that hold a
+  " Dict, 2.4 KB for nested ones, than for a plain funcref; BENCHMARKS.md),
+  " so the callbacks are one plain funcref, s:nvim_event, and what they need
+  " lives here, removed at the exit.
+  let s:jobs = {}
+
   function! vigor#_internal#job#start(cmd, opts) abort
-    let l:o = {'on_exit': function('s:nvim_exit', [a:opts.exit])}
+    let l:Event = function('s:nvim_event')
+    let l:o = {'on_exit': l:Event}
     if get(a:opts, 'rpc', 0)
       let l:o.rpc = v:true
     endif
     if has_key(a:opts, 'out')
-      let l:o.on_stdout = function('s:nvim_lines', [a:opts.out, ['']])
+      let l:o.on_stdout = l:Event
     endif
     if has_key(a:opts, 'err')
-      let l:o.on_stderr = function('s:nvim_lines', [a:opts.err, ['']])
+      let l:o.on_stderr = l:Event
     endif
-    call extend(l:o, filter(copy(a:opts), {k -> k ==# 'env' || k ==# 'cwd'}))
+    call extend(l:o, filter(copy(a:opts), 'v:key ==# "env" || v:key ==# "cwd"'))
     let l:id = jobstart(a:cmd, l:o)
     if l:id <= 0
       throw printf('cannot start %s (jobstart returned %d)', a:cmd[0], l:id)
     endif
+    " (Neovim runs no callback of the job before jobstart() has returned.)
+    let s:jobs[l:id] = {'opts': a:opts, 'stdout': '', 'stderr': ''}
     return {'job': l:id, 'chan': l:id}
   endfunction
 
-  function! s:nvim_exit(Exit, _job, status, _event) abort
-    call a:Exit(a:status)
-  endfunction
-
   " Neovim hands output over in pieces: the first item of {data} ends the
-  " line that the last one began ({partial}), and ['']  is the end of the
-  " stream.
-  function! s:nvim_lines(OnLines, partial, _job, data, _event) abort
+  " line that the last piece began, and [''] is the end of the stream.
+  function! s:nvim_event(id, data, event) abort
+    let l:job = get(s:jobs, a:id, {})
+    if empty(l:job)
+      return
+    endif
+    if a:event ==# 'exit'
+      unlet s:jobs[a:id]
+      call l:job.opts.exit(a:data)
+      return
+    endif
     let l:lines = copy(a:data)
-    let l:lines[0] = a:partial[0] . l:lines[0]
+    let l:lines[0] = l:job[a:event] . l:lines[0]
     if a:data == ['']
-      let a:partial[0] = ''
+      let l:job[a:event] = ''
       call filter(l:lines, '!empty(v:val)')
     else
-      let a:partial[0] = remove(l:lines, -1)
+      let l:job[a:event] = remove(l:lines, -1)
     endif
     if !empty(l:lines)
-      call a:OnLines(l:lines)
+      call l:job.opts[a:event ==# 'stdout' ? 'out' : 'err'](l:lines)
     endif
   endfunction
 else
@@ -80,10 +98,8 @@ else
     if has_key(a:opts, 'err')
       let l:o.err_cb = function('s:vim_line', [a:opts.err])
     endif
-    if has_key(a:opts, 'closed')
-      let l:o.close_cb = function('s:vim_closed', [a:opts.closed])
-    endif
-    call extend(l:o, filter(copy(a:opts), {k -> k ==# 'env' || k ==# 'cwd'}))
+    let l:o.close_cb = function('s:vim_closed', [get(a:opts, 'closed', v:null)])
+    call extend(l:o, filter(copy(a:opts), 'v:key ==# "env" || v:key ==# "cwd"'))
     let l:job = job_start(a:cmd, l:o)
     if job_status(l:job) ==# 'fail'
       throw printf('cannot start %s', a:cmd[0])
@@ -106,12 +122,30 @@ else
 
   " Vim may run exit_cb before the last output callbacks; give them a
   " moment. (close_cb would be exact, but Vim defers it while a callback is
-  " running, and Vigor often waits inside one.)
+  " running, and Vigor often waits inside one.) The timer's callback is a
+  " partial, not a lambda: with a lambda, which keeps this call's scope and
+  " so the job, Vim 9.0 never freed the job (8 KB a reload).
   function! s:vim_late_exit(Exit, _job, status) abort
-    call timer_start(30, {-> a:Exit(a:status)})
+    call timer_start(30, function('s:vim_exit_now', [a:Exit, a:status]))
   endfunction
 
-  function! s:vim_closed(Closed, _channel) abort
-    call a:Closed()
+  function! s:vim_exit_now(Exit, status, _timer) abort
+    call a:Exit(a:status)
+  endfunction
+
+  " Vim 9.0 frees a job that nobody holds when it ends, but not when its
+  " channel closes after that (as a plugin's does: its exit comes first):
+  " such a job stays until a garbage collection, which a busy Vim may not
+  " run for a long time (2 KB a plugin start). So the channel's close takes
+  " the job back, and a timer lets it go once the close is over.
+  function! s:vim_closed(Closed, channel) abort
+    call timer_start(0, function('s:vim_release', [ch_getjob(a:channel)]))
+    if a:Closed isnot v:null
+      call a:Closed()
+    endif
+  endfunction
+
+  " Nothing to do: the end of the timer's partial lets the job go.
+  function! s:vim_release(_job, _timer) abort
   endfunction
 endif

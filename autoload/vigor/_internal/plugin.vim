@@ -30,6 +30,11 @@ let s:CLOSED_BY_PLUGIN = 'vigor: the plugin closed its channel'
 " numbers that Linux and macOS share.
 let s:SIGNALS = {1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 5: 'TRAP', 6: 'ABRT', 8: 'FPE',
       \ 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM'}
+" How much of the end of a plugin's log a failure message looks at, and
+" the line after which the SDK writes its stderr to the log itself (keep it
+" equal to protocol.StderrInLog; a test checks).
+let s:TAIL = 16384
+let s:STDERR_IN_LOG = 'vigor: the rest of stderr is in the log'
 
 let s:plugins = {}
 let s:instance = 0
@@ -93,6 +98,8 @@ function! s:new(name, dir) abort
         \ 'error': '',
         \ 'bin': '',
         \ 'stderr': [],
+        \ 'err_in_log': 0,
+        \ 'log_start': 0,
         \ 'unload_error': v:null,
         \ 'timer': -1,
         \ 'ready': 0,
@@ -190,6 +197,8 @@ function! s:spawn(p) abort
   let a:p.ready = 0
   let a:p.stderr = []
   let a:p.spawned = reltime()
+  let a:p.err_in_log = 0
+  let a:p.log_start = max([getfsize(a:p.log), 0])
   let l:env = {
         \ 'VIGOR_PLUGIN': a:p.name,
         \ 'VIGOR_PROTOCOL': string(s:PROTOCOL),
@@ -329,21 +338,39 @@ function! s:stop_timer(p) abort
   endif
 endfunction
 
+" The lines of the process's stderr pipe. An SDK plugin writes its stderr
+" to the log itself once it has sent s:STDERR_IN_LOG (stderrToLog in the
+" SDK); what comes before is copied here line by line (a few lines, and
+" all of a program that is not a Vigor plugin), and what comes after is
+" only Go's report of a fatal panic or error, already in the log. The last
+" lines are kept for the failure message.
 function! s:on_stderr(name, instance, lines) abort
   let l:p = s:current(a:name, a:instance)
   if empty(l:p)
     return
   endif
-  let l:p.stderr += a:lines
+  let l:lines = a:lines
+  if !l:p.err_in_log
+    let l:i = index(l:lines, s:STDERR_IN_LOG)
+    if l:i >= 0
+      let l:p.err_in_log = 1
+      if l:i > 0
+        call s:log(l:p, map(l:lines[: l:i - 1], '"stderr: " . v:val'))
+      endif
+      let l:lines = l:lines[l:i + 1 :]
+    else
+      call s:log(l:p, map(copy(l:lines), '"stderr: " . v:val'))
+    endif
+  endif
+  let l:p.stderr += l:lines
   if len(l:p.stderr) > 30
     call remove(l:p.stderr, 0, len(l:p.stderr) - 31)
   endif
-  call s:log(l:p, map(copy(a:lines), {_, l -> 'stderr: ' . l}))
   " The SDK says that its channel ended, and who closed it: it is gone
   " now, although its process may still run for a while (or hang).
-  if (index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 || index(a:lines, s:CLOSED_BY_EDITOR) >= 0)
+  if (index(l:lines, s:CLOSED_BY_PLUGIN) >= 0 || index(l:lines, s:CLOSED_BY_EDITOR) >= 0)
         \ && l:p.state ==# 'loaded' && l:p.ready && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
-    let l:why = s:closed_why(index(a:lines, s:CLOSED_BY_PLUGIN) >= 0 ? s:CLOSED_BY_PLUGIN : s:CLOSED_BY_EDITOR)
+    let l:why = s:closed_why(index(l:lines, s:CLOSED_BY_PLUGIN) >= 0 ? s:CLOSED_BY_PLUGIN : s:CLOSED_BY_EDITOR)
     call s:gone(l:p, l:why[0], l:why[1])
   endif
 endfunction
@@ -427,7 +454,8 @@ function! s:on_exit(name, instance, status, ...) abort
   " A crash after it was loaded: restart, unless it keeps crashing.
   let l:now = reltimefloat(reltime()) * 1000
   let l:interval = vigor#_internal#conf#get('restart_interval')
-  call filter(l:p.crashes, {_, t -> l:now - t < l:interval})
+  " (An expression, not a closure: this runs in a job's exit callback.)
+  call filter(l:p.crashes, printf('%.3f - v:val < %.3f', l:now, l:interval * 1.0))
   call add(l:p.crashes, l:now)
   let l:threshold = vigor#_internal#conf#get('restart_threshold')
   if len(l:p.crashes) > l:threshold
@@ -547,12 +575,45 @@ function! s:restart(name, instance, _timer) abort
 endfunction
 
 function! s:stderr_hint(p) abort
-  for l:line in a:p.stderr
+  let l:lines = a:p.stderr + (a:p.err_in_log ? s:log_output(a:p) : [])
+  for l:line in l:lines
     if l:line =~# '^\%(panic\|fatal error\):'
       return ' (' . l:line . ')'
     endif
   endfor
-  return empty(a:p.stderr) ? '' : ' (' . a:p.stderr[-1] . ')'
+  return empty(l:lines) ? '' : ' (' . l:lines[-1] . ')'
+endfunction
+
+" The last lines written to the log's end since the process started that
+" are neither the SDK's records nor lines indented under them (a recovered
+" panic's stack) nor copied by the runtime: what the plugin wrote to its
+" stderr after stderrToLog. (The same plugin in another editor, sharing
+" the log, may have written some of them.)
+function! s:log_output(p) abort
+  let l:size = getfsize(a:p.log)
+  " A log smaller than at the start: the SDK moved a large one aside.
+  let l:start = l:size < a:p.log_start ? 0 : a:p.log_start
+  let l:from = max([l:start, l:size - s:TAIL])
+  if l:size <= l:from
+    return []
+  endif
+  try
+    let l:bytes = filter(blob2list(readblob(a:p.log, l:from, l:size - l:from)), 'v:val != 0')
+  catch
+    return []
+  endtry
+  " list2str() makes each byte the character of that code point, and
+  " iconv() turns each such character back into its byte.
+  let l:text = list2str(l:bytes, 1)
+  if has('iconv')
+    let l:text = iconv(l:text, 'utf-8', 'latin1')
+  endif
+  let l:lines = split(l:text, "\n")
+  if l:from > l:start && !empty(l:lines)
+    " The first line began before the part read.
+    call remove(l:lines, 0)
+  endif
+  return filter(l:lines, 'v:val !~# ''^\%(time=\S\+ level=\u\+ \|\s\|stderr: \)''')
 endfunction
 
 function! vigor#_internal#plugin#unload(name) abort

@@ -152,7 +152,8 @@ enddef
 " its sleep) keeps its own.
 function! vigor#_internal#api#vim#drop(name, instance) abort
   let l:prefix = a:name . ':' . a:instance . ':'
-  call filter(s:chunks, {k -> strpart(k, 0, len(l:prefix)) !=# l:prefix || has_key(s:taking, k)})
+  " (An expression, not a closure: this runs in a job's close_cb.)
+  call filter(s:chunks, printf('strpart(v:key, 0, %d) !=# %s || has_key(s:taking, v:key)', len(l:prefix), string(l:prefix)))
 endfunction
 
 " The keys of the large messages not yet received in full.
