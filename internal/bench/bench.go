@@ -54,7 +54,7 @@ type Options struct {
 	// 0 means DefaultRounds, or fewer when N is small.
 	Rounds  int
 	Self    string        // this program, run as Self ClientCommand for the Vim baseline job
-	Timeout time.Duration // per editor run
+	Timeout time.Duration // per editor run (one round); 0 means 5 minutes
 	// Progress, if set, gets a line of progress now and then.
 	Progress func(string)
 }
@@ -79,7 +79,9 @@ const DefaultRounds = 10
 // Run runs the benchmark for each editor in opts.
 func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 	if opts.Timeout == 0 {
-		opts.Timeout = 30 * time.Minute
+		// A round takes seconds; a hung editor or client fails the run
+		// instead of holding it (and CI) for long.
+		opts.Timeout = 5 * time.Minute
 	}
 	rounds := 1
 	if opts.Baseline {
