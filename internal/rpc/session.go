@@ -198,9 +198,17 @@ type Session struct {
 	directReads atomic.Uint64
 	runWaits    atomic.Bool   // Run waits on readDone for a read to end
 	readDone    chan struct{} // capacity 1
-	resume      chan struct{} // capacity 1: a handler ended
-	pauseTimer  *time.Timer   // Run's, for pause
-	idleDelay   time.Duration
+	// wakeCtx is the ctx of the last direct read whose end wakes the
+	// reader (context.AfterFunc with wakeUp), and stopWake stops that;
+	// only the baton's holder touches them. A handler makes its calls
+	// with one ctx, so the registration is made once for them all, not
+	// per call; a wake-up after the reader went on only makes a later
+	// reader look at its own ctx again.
+	wakeCtx    context.Context
+	stopWake   func() bool
+	resume     chan struct{} // capacity 1: a handler ended
+	pauseTimer *time.Timer   // Run's, for pause
+	idleDelay  time.Duration
 }
 
 // idleDelay is how long callers must make no direct read before Run takes
@@ -720,17 +728,16 @@ func WithoutDirectRead(ctx context.Context) context.Context {
 // handling whatever else comes first as Run would. The caller holds the
 // baton; readOwn releases it.
 func (s *Session) readOwn(ctx context.Context, id int64, ch chan response) (wire.Raw, error) {
-	var stop func() bool
-	if ctx.Done() != nil {
+	if ctx.Done() != nil && ctx != s.wakeCtx {
 		// A wake-up that comes after stop (the function had started) ends
 		// a later caller's awaitInput for nothing: that caller looks at
 		// its own ctx and waits again.
-		stop = context.AfterFunc(ctx, s.wakeUp)
+		if s.stopWake != nil {
+			s.stopWake()
+		}
+		s.wakeCtx, s.stopWake = ctx, context.AfterFunc(ctx, s.wakeUp)
 	}
 	res, ok, err := s.readOwnLocked(ctx, id)
-	if stop != nil {
-		stop()
-	}
 	s.directReads.Add(1)
 	if s.runWaits.CompareAndSwap(true, false) {
 		s.readDone <- struct{}{}
