@@ -135,8 +135,10 @@ func dupCloexec(fd int) (int, error) {
 // stderrToLog points fd 2 at the plugin's log file (openLogFile), and fd 1
 // too when the channel has left it (channelMoved): from then on whatever
 // the plugin, its children and Go's runtime write there lands in the log
-// with no work for the editor, which copied it line by line before (a
-// plugin that printed 100,000 lines held Vim for seconds; BENCHMARKS.md).
+// with no work for the editor: copied by the editor line by line, a flood
+// of lines would hold it for seconds (BENCHMARKS.md). Vim's err_io 'file'
+// would not do: Vim truncates the file at every start and writes at its
+// own offset over the SDK's lines, and Neovim has no such option.
 // Before that it tells the runtime, on the old stderr, that the rest is in
 // the log (protocol.StderrInLog), and it keeps that pipe, close-on-exec,
 // for Go's report of a fatal panic or error (crashOutput): the runtime

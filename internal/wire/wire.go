@@ -80,7 +80,9 @@ type Codec interface {
 	// that cannot be sent.
 	AppendResponse(b []byte, id int64, result any) ([]byte, error)
 	// Unmarshal decodes one Raw value into v. A value nested more than
-	// MaxDepth deep is an error wrapping ErrTooDeep.
+	// MaxDepth deep is an error wrapping ErrTooDeep. Into typed targets
+	// each codec follows its own library, so the codecs differ there; the
+	// SDK decodes a plugin's types by its own rules (decode.go).
 	Unmarshal(r Raw, v any) error
 	// SplitList splits an encoded List into its encoded items.
 	SplitList(r Raw) ([]Raw, error)

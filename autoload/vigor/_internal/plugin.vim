@@ -279,7 +279,8 @@ function! vigor#_internal#plugin#on_ready(name, instance, info) abort
   call vigor#_internal#event#emit('VigorPluginPost:' . a:name)
   call vigor#_internal#summary#settled()
   if l:p.state ==# 'loaded' && !empty(l:p.pending)
-    " An unload or reload came while it was loading.
+    " An unload or reload came while it was loading: it starts only now,
+    " after VigorPluginPost (Pre, Post, UnloadPre, UnloadPost).
     if l:p.pending ==# 'unload'
       let l:p.pending = ''
     endif

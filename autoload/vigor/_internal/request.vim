@@ -1,7 +1,7 @@
 " What vigor#request() needs besides its fast path, on both editors: the
 " checks of its arguments, the wait for a plugin that is loading, the
 " errors. (Its fast path is in autoload/vigor.vim, and on Vim in
-" autoload/vigor/_internal/request/vim.vim.)
+" autoload/vigor/_internal/vim9/autoload/vigor.vim.)
 
 " The token of the last request, and the nesting of vigor#request()
 " calls; shared by both definitions of vigor#request().

@@ -18,7 +18,10 @@ let s:NO_ID = 0x7fffffff
 " then the wake-up [token, 0], which ends ch_read() at once if it is
 " waiting; the command is then still queued, and the second ch_read() runs
 " it (no message has that id: it only runs what is queued). Between reads,
-" :sleep runs timers and sees CTRL-C.
+" :sleep runs timers and sees CTRL-C. A wake-up that a nested wait drops
+" (ch_read() drops a response nobody waits for) costs only time: the
+" command is never dropped, and the next turn finds the answer. ('drop':
+" 'never' would keep the response, but Vim then spins in the nested wait.)
 def vigor#request(name: any, method: any, params: any): any
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
