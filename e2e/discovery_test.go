@@ -77,3 +77,32 @@ func TestPackaddAfterStartup(t *testing.T) {
 		}
 	})
 }
+
+// A repository with a plugin/ file is discovered as soon as it is put on
+// 'runtimepath' and that file is sourced, with no request: by :packadd,
+// or by a lazy plugin manager on an event of its own (++nested: inside
+// an autocommand that is not, no SourcePost fires, and the first request
+// finds it, TestPackaddAfterStartup).
+func TestAddedRepoDiscoveredOnItsOwn(t *testing.T) {
+	packs := filepath.Join(editortest.Root(), "e2e", "testdata")
+	repo := filepath.Join(packs, "pack", "lazy", "opt", "lazyrepo2")
+	for name, add := range map[string][]string{
+		"packadd": {"set packpath^=" + packs, "packadd lazyrepo2"},
+		"event": {"autocmd User LazyLoad ++once ++nested set runtimepath+=" + repo + " | runtime! plugin/lazyrepo2.vim",
+			"doautocmd User LazyLoad"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			each(t, editortest.Options{RTP: []string{hello()}}, func(t *testing.T, ed *editortest.Editor) {
+				waitLoaded(t, ed, "hello")
+				for _, cmd := range add {
+					ed.MustExec(t, cmd)
+				}
+				mustEqual(t, ed, "its plugin file ran", ed.MustEval(t, "get(g:, 'lazyrepo2_sourced', 0)"), int64(1))
+				if st := ed.MustEval(t, "vigor#plugin#status('vlazy2')"); st == "" {
+					t.Fatalf("%s: vlazy2 was not discovered when its repository was added", ed.Kind)
+				}
+				waitLoaded(t, ed, "vlazy2")
+			})
+		})
+	}
+}

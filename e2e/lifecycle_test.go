@@ -294,6 +294,35 @@ func TestNoGoToolchain(t *testing.T) {
 	}
 }
 
+// A failed build of the vigor command writes its output to log/vigor.log,
+// which the error names.
+func TestVigorCommandBuildLog(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			fake := filepath.Join(dir, "go")
+			script := "#!/bin/sh\nif [ \"$1\" = build ]; then echo 'cmd/vigor/main.go:1:1: something is broken' >&2; exit 1; fi\nexec go \"$@\"\n"
+			if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cache := filepath.Join(dir, "cache")
+			ed := editortest.Start(t, kind, editortest.Options{RTP: []string{hello()}, Cache: cache,
+				Cmds: []string{`let g:vigor#go = '` + fake + `'`}})
+			log := filepath.Join(cache, "log", "vigor.log")
+			mustThrow(t, ed, `vigor#request('hello', 'greet', ['x'])`, "cannot build the vigor command (go build exited 1): ",
+				"something is broken", "(its log: "+log+")")
+			b, err := os.ReadFile(log)
+			if err != nil || !strings.Contains(string(b), "go build of the vigor command in ") || !strings.Contains(string(b), "something is broken") {
+				t.Fatalf("%s: log/vigor.log holds %q (%v)", kind, b, err)
+			}
+			if st, err := os.Stat(log); err != nil || st.Mode().Perm() != 0o600 {
+				t.Fatalf("%s: log/vigor.log's mode: %v (%v)", kind, st.Mode(), err)
+			}
+		})
+	}
+}
+
 // A plugin declared lazy (lazy.json) is neither built nor started at
 // startup; the first use of a command (with its range, bang and
 // arguments), an event or a function that it declares, or a request,

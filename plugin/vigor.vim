@@ -45,10 +45,31 @@ augroup vigor_startup
   autocmd VimLeavePre * call vigor#_internal#plugin#exiting()
 augroup END
 
-if v:vim_did_enter
+" A repository that :packadd (or a plugin manager) puts on 'runtimepath'
+" after startup is discovered when one of its plugin/ files is sourced: a
+" String comparison per sourced file. (A repository with no plugin/ file
+" is found by the first request to one of its plugins.)
+let s:rtp = ''
+function! s:sourced() abort
+  if !empty(s:rtp) && &runtimepath !=# s:rtp
+    let s:rtp = &runtimepath
+    call vigor#_internal#discover#new()
+  endif
+endfunction
+
+function! s:start() abort
+  let s:rtp = &runtimepath
   call vigor#_internal#bootstrap#start()
+endfunction
+
+augroup vigor_startup
+  autocmd SourcePost * call s:sourced()
+augroup END
+
+if v:vim_did_enter
+  call s:start()
 else
   augroup vigor_startup
-    autocmd VimEnter * ++nested call vigor#_internal#bootstrap#start()
+    autocmd VimEnter * ++nested call s:start()
   augroup END
 endif

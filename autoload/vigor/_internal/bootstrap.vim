@@ -218,10 +218,18 @@ endfunction
 function! s:on_vigor_built(dir, tmp, exe, status) abort
   call timer_stop(s:beat_timer)
   let s:beat_timer = -1
+  " The build's output goes to log/vigor.log, which a failure names.
+  let l:log = vigor#_internal#conf#log_dir() . '/vigor.log'
+  try
+    call vigor#_internal#file#log(l:log, [printf('%s: go build of the vigor command in %s exited %d',
+          \ strftime('%Y-%m-%d %H:%M:%S'), s:root, a:status)]
+          \ + s:build_out)
+  catch
+  endtry
   if a:status != 0 || !filereadable(a:tmp) || rename(a:tmp, a:exe) != 0
     call delete(a:dir, 'rf')
-    call s:failed(printf('cannot build the vigor command (go build exited %d): %s', a:status,
-          \ join(filter(copy(s:build_out), '!empty(v:val)')[: 5], ' | ')))
+    call s:failed(printf('cannot build the vigor command (go build exited %d): %s (its log: %s)', a:status,
+          \ join(filter(copy(s:build_out), '!empty(v:val)')[: 5], ' | '), l:log))
     return
   endif
   let s:vigor = a:exe
