@@ -91,21 +91,27 @@ func tenPlugins(b *testing.B, lazy bool) string {
 	return repo
 }
 
+// warmTen builds and starts the ten plugins of repo once in the editor
+// kind, so that later starts build nothing, and returns the editor.
+func warmTen(b *testing.B, kind, repo string) string {
+	ed := editortest.Start(b, kind, editortest.Options{RTP: []string{repo}})
+	for i := 0; i < 10; i++ {
+		ed.MustEval(b, fmt.Sprintf(`vigor#request('p%d', 'greet', ['warm'])`, i))
+	}
+	ed.Close()
+	bin, err := editortest.Binary(kind)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bin
+}
+
 func BenchmarkStartup10(b *testing.B) {
 	repo := tenPlugins(b, false)
 	cache := editortest.SharedCache(b)
 	root := editortest.Root()
 	for _, kind := range editortest.Kinds {
-		// Warm the cache.
-		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{repo}})
-		for i := 0; i < 10; i++ {
-			ed.MustEval(b, fmt.Sprintf(`vigor#request('p%d', 'greet', ['warm'])`, i))
-		}
-		ed.Close()
-		bin, err := editortest.Binary(kind)
-		if err != nil {
-			b.Fatal(err)
-		}
+		bin := warmTen(b, kind, repo)
 		for _, variant := range []string{"bare", "ten"} {
 			b.Run(kind+"/"+variant, func(b *testing.B) {
 				dir := b.TempDir()
@@ -281,16 +287,7 @@ func BenchmarkStartupLazy10(b *testing.B) {
 	cache := editortest.SharedCache(b)
 	root := editortest.Root()
 	for _, kind := range editortest.Kinds {
-		// Warm the cache, so that eager starts build nothing.
-		ed := editortest.Start(b, kind, editortest.Options{RTP: []string{eager}})
-		for i := 0; i < 10; i++ {
-			ed.MustEval(b, fmt.Sprintf(`vigor#request('p%d', 'greet', ['warm'])`, i))
-		}
-		ed.Close()
-		bin, err := editortest.Binary(kind)
-		if err != nil {
-			b.Fatal(err)
-		}
+		bin := warmTen(b, kind, eager)
 		for _, variant := range []string{"bare", "eager", "lazy"} {
 			b.Run(kind+"/"+variant, func(b *testing.B) {
 				dir := b.TempDir()
