@@ -117,18 +117,22 @@ func TestHealth(t *testing.T) {
 	each(t, editortest.Options{RTP: append(rtp("badsetup"), hello())}, func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "hello")
 		waitState(t, ed, "badsetup", "failed")
-		var report [][]string
+		var report [][]any
 		if err := ed.EvalInto(`vigor#health#report()`, &report); err != nil {
 			t.Fatal(err)
 		}
 		text := ""
 		for _, r := range report {
-			text += r[0] + ": " + r[1] + "\n"
+			text += fmt.Sprintf("%v: %v\n", r[0], r[1])
+			if len(r) > 2 {
+				text += fmt.Sprintf("advice: %v\n", r[2])
+			}
 		}
 		// A call, so that the round trips have something to show.
 		mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['health'])`), "Hello, health!")
 		for _, want := range []string{"ok: Go toolchain: ", "ok: vigor command: ", "info: cache: ", " MB)", "ok: hello: loaded; ",
-			"; 0 restarts; pid ", "; RSS ", "error: badsetup: failed; ", "cannot find the config file"} {
+			"; 0 restarts; pid ", "; RSS ", "error: badsetup: failed; ", "cannot find the config file",
+			"advice: [fix the cause (the log has the details), then :Vigor reload badsetup]"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the health report lacks %q:\n%s", ed.Kind, want, text)
 			}
@@ -137,7 +141,8 @@ func TestHealth(t *testing.T) {
 		if ed.Kind == "nvim" {
 			ed.MustExec(t, `checkhealth vigor`)
 			buf := ed.MustEval(t, `join(getline(1, '$'), "\n")`).(string)
-			if !strings.Contains(buf, "hello: loaded") || !strings.Contains(buf, "cannot find the config file") {
+			if !strings.Contains(buf, "hello: loaded") || !strings.Contains(buf, "cannot find the config file") ||
+				!strings.Contains(buf, "ADVICE:") || !strings.Contains(buf, "then :Vigor reload badsetup") {
 				t.Fatalf("checkhealth vigor shows:\n%s", buf)
 			}
 		}
@@ -201,7 +206,8 @@ func TestVigorCommand(t *testing.T) {
 				t.Fatalf("%s: :Vigor status lacks %q:\n%s", ed.Kind, want, status)
 			}
 		}
-		if h := ed.MustEval(t, `execute('Vigor health')`).(string); !strings.Contains(h, "- OK: hello: loaded; ") || !strings.Contains(h, "; RSS ") {
+		if h := ed.MustEval(t, `execute('Vigor health')`).(string); !strings.Contains(h, "- OK: hello: loaded; ") || !strings.Contains(h, "; RSS ") ||
+			!strings.Contains(h, "  - ADVICE: fix the cause (the log has the details), then :Vigor reload badsetup") {
 			t.Fatalf("%s: :Vigor health shows:\n%s", ed.Kind, h)
 		}
 		ed.MustExec(t, "Vigor log hello")
@@ -210,7 +216,11 @@ func TestVigorCommand(t *testing.T) {
 		pid := ed.MustEval(t, "vigor#_internal#plugin#get('hello').info.pid")
 		ed.MustExec(t, "Vigor reload hello")
 		ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'loaded' && vigor#_internal#plugin#get('hello').info.pid != "+fmt.Sprint(pid), 60*time.Second)
-		mustEqual(t, ed, "reloaded build", ed.MustEval(t, "vigor#_internal#plugin#get('hello').build"), "cached")
+		// (cached, unless the other editor's rebuild, which shares the cache,
+		// came first)
+		if b := ed.MustEval(t, "vigor#_internal#plugin#get('hello').build"); b != "cached" && b != "built" {
+			t.Fatalf("%s: after :Vigor reload the build is %q", ed.Kind, b)
+		}
 		ed.MustExec(t, "Vigor rebuild hello")
 		ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'loaded' && vigor#_internal#plugin#get('hello').build ==# 'built'", 120*time.Second)
 		mustEqual(t, ed, "greet after rebuild", ed.MustEval(t, `vigor#request('hello', 'greet', ['again'])`), "Hello, again!")

@@ -25,6 +25,12 @@ type term struct {
 // repositories repos on 'runtimepath', using the tests' shared cache.
 func startTerm(t *testing.T, kind string, repos ...string) *term {
 	t.Helper()
+	return startTermCache(t, kind, editortest.SharedCache(t), repos...)
+}
+
+// startTermCache is startTerm with the cache directory cache.
+func startTermCache(t *testing.T, kind, cache string, repos ...string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is needed for the terminal tests (scripts/setup-editors.sh installs it)")
 	}
@@ -38,7 +44,7 @@ func startTerm(t *testing.T, kind string, repos ...string) *term {
 		rtps = append(rtps, strings.ReplaceAll(d, ",", `\,`))
 	}
 	script := fmt.Sprintf("set nocompatible\nlet g:vigor#cache_dir = '%s'\nset runtimepath^=%s\nruntime! plugin/vigor.vim\n",
-		editortest.SharedCache(t), strings.Join(rtps, ","))
+		cache, strings.Join(rtps, ","))
 	path := filepath.Join(dir, "init.vim")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
@@ -165,6 +171,16 @@ func TestStartupSummaryOnScreen(t *testing.T) {
 			}
 			tm.keys("Escape")
 			tm.waitScreen(summary, 10*time.Second)
+		})
+		t.Run(kind+"/progress", func(t *testing.T) {
+			t.Parallel()
+			// A cache of its own: the vigor command and the plugin build.
+			tm := startTermCache(t, kind, t.TempDir(), rtp("waitfor")...)
+			s := tm.waitScreen("[vigor] building slowstart (", 120*time.Second)
+			if !regexp.MustCompile(`\[vigor\] building slowstart \(\d+s\)\.\.\.`).MatchString(s) {
+				t.Fatalf("%s: the progress line is not as it should be:\n%s", kind, s)
+			}
+			tm.waitScreen("[vigor] built slowstart in ", 120*time.Second)
 		})
 		t.Run(kind+"/waiting", func(t *testing.T) {
 			t.Parallel()

@@ -47,14 +47,13 @@ augroup END
 
 " A repository that :packadd (or a plugin manager) puts on 'runtimepath'
 " after startup is discovered when one of its plugin/ files is sourced: a
-" String comparison per sourced file. (A repository with no plugin/ file
-" is found by the first request to one of its plugins.)
+" String comparison per plugin/ file sourced, a few microseconds
+" (BENCHMARKS.md). A repository with no plugin/ file is found by the
+" first request to one of its plugins.
 let s:rtp = ''
 function! s:sourced() abort
-  if !empty(s:rtp) && &runtimepath !=# s:rtp
-    let s:rtp = &runtimepath
-    call vigor#_internal#discover#new()
-  endif
+  let s:rtp = &runtimepath
+  call vigor#_internal#discover#new()
 endfunction
 
 function! s:start() abort
@@ -63,7 +62,7 @@ function! s:start() abort
 endfunction
 
 augroup vigor_startup
-  autocmd SourcePost * call s:sourced()
+  autocmd SourcePost */plugin/* if !empty(s:rtp) && &runtimepath !=# s:rtp | call s:sourced() | endif
 augroup END
 
 if v:vim_did_enter

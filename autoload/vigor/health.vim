@@ -1,6 +1,7 @@
-" The health report: a list of [kind, message], kind one of start, ok,
-" info, warn, error. :checkhealth vigor shows it on Neovim;
-" :call vigor#health#show() echoes it on both editors.
+" The health report: a list of [kind, message] or [kind, message,
+" advice], kind one of start, ok, info, warn, error, and advice a List of
+" what to do. :checkhealth vigor shows it on Neovim; :Vigor health (and
+" vigor#health#show()) echoes it on both editors.
 function! vigor#health#report() abort
   let l:r = []
   call add(l:r, ['start', 'Vigor'])
@@ -13,15 +14,16 @@ function! vigor#health#report() abort
   if executable(l:go)
     call add(l:r, ['ok', printf('Go toolchain: %s (%s)', exepath(l:go), s:go_version(l:go))])
   elseif vigor#_internal#bootstrap#is_ready()
-    call add(l:r, ['warn', printf('Go toolchain %s not found: plugins already built still start, but nothing can be built; install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
+    call add(l:r, ['warn', printf('Go toolchain %s not found: plugins already built still start, but nothing can be built', string(l:go)),
+          \ ['install Go 1.22 or newer, or set g:vigor#go']])
   else
-    call add(l:r, ['error', printf('Go toolchain %s not found: install Go 1.22 or newer, or set g:vigor#go', string(l:go))])
+    call add(l:r, ['error', printf('Go toolchain %s not found', string(l:go)), ['install Go 1.22 or newer, or set g:vigor#go']])
   endif
   let l:cache = vigor#_internal#conf#cache_dir()
   call add(l:r, ['info', printf('cache: %s (%s)', l:cache, s:size(l:cache))])
   if !filereadable(vigor#_internal#bootstrap#root() . '/doc/tags')
-    call add(l:r, ['warn', printf('no help tags in %s/doc, so :help vigor fails: run :helptags %s/doc',
-          \ vigor#_internal#bootstrap#root(), fnameescape(vigor#_internal#bootstrap#root()))])
+    call add(l:r, ['warn', printf('no help tags in %s/doc, so :help vigor fails', vigor#_internal#bootstrap#root()),
+          \ ['run :helptags ' . fnameescape(vigor#_internal#bootstrap#root()) . '/doc']])
   endif
   let l:state = vigor#_internal#bootstrap#state()
   if l:state ==# 'ready'
@@ -52,17 +54,25 @@ function! vigor#health#report() abort
       endif
     endif
     let l:line .= printf(' (%s; log %s)', l:p.dir, l:p.log)
-    call add(l:r, [l:p.state ==# 'loaded' ? 'ok' : l:p.state ==# 'failed' ? 'error' : 'info', l:line])
+    if l:p.state ==# 'failed'
+      call add(l:r, ['error', l:line, [printf('fix the cause (the log has the details), then :Vigor reload %s', l:name)]])
+    else
+      call add(l:r, [l:p.state ==# 'loaded' ? 'ok' : 'info', l:line])
+    endif
   endfor
   return l:r
 endfunction
 
 function! vigor#health#show() abort
-  for [l:kind, l:msg] in vigor#health#report()
+  for l:item in vigor#health#report()
+    let [l:kind, l:msg] = l:item[: 1]
     let l:hl = get({'start': 'Title', 'warn': 'WarningMsg', 'error': 'ErrorMsg'}, l:kind, 'None')
     execute 'echohl' l:hl
     echomsg (l:kind ==# 'start' ? '## ' : '- ' . toupper(l:kind) . ': ') . l:msg
     echohl None
+    for l:advice in get(l:item, 2, [])
+      echomsg '  - ADVICE: ' . l:advice
+    endfor
   endfor
 endfunction
 
