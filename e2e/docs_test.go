@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/editortest"
 )
@@ -60,5 +63,37 @@ func TestHelpWithoutHelptags(t *testing.T) {
 		ed.MustExec(t, "help vigor-discovery")
 		mustEqual(t, ed, "the help file", ed.MustEval(t, "expand('%:t')"), "vigor.txt")
 		ed.MustExec(t, "helpclose")
+	})
+}
+
+// The health report warns, with advice, when Vigor's help tags are
+// missing (here: a Vigor root without doc/tags).
+func TestHealthWarnsWithoutHelpTags(t *testing.T) {
+	dir := t.TempDir()
+	each(t, editortest.Options{}, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "vigor#plugin#discovered()", 30*time.Second)
+		var report [][]any
+		if err := ed.EvalInto(`vigor#health#report()`, &report); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range report {
+			if strings.Contains(fmt.Sprint(r[1]), "help tags") {
+				t.Fatalf("%s: a warning about help tags with doc/tags there: %v", ed.Kind, r)
+			}
+		}
+		// The runtime's root, as the report sees it, moved to a copy
+		// without doc/tags.
+		ed.MustExec(t, "function! vigor#_internal#bootstrap#root() abort\nreturn '"+dir+"'\nendfunction")
+		report = nil
+		if err := ed.EvalInto(`vigor#health#report()`, &report); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("[warn no help tags in %s/doc, so :help vigor fails [run :helptags %s/doc]]", dir, dir)
+		for _, r := range report {
+			if fmt.Sprint(r) == want {
+				return
+			}
+		}
+		t.Fatalf("%s: no warning %s in the report: %v", ed.Kind, want, report)
 	})
 }
