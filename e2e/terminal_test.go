@@ -156,7 +156,9 @@ func TestStartupSummaryOnScreen(t *testing.T) {
 		t.Run(kind+"/normal", func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("late")...)
-			tm.waitScreen(summary, 60*time.Second)
+			if s := tm.waitScreen(summary, 60*time.Second); strings.Contains(s, "Error detected while processing") {
+				t.Fatalf("%s: the summary comes with an error's header:\n%s", kind, s)
+			}
 		})
 		t.Run(kind+"/insert", func(t *testing.T) {
 			t.Parallel()

@@ -41,7 +41,9 @@ function! s:show() abort
     return
   endif
   if has('nvim')
-    call luaeval('vim.notify(_A, vim.log.levels.ERROR)', '[vigor] ' . s:message)
+    " Scheduled: an error-level message given inside a function would
+    " come after "Error detected while processing function ...".
+    call luaeval('vim.schedule(function() vim.notify(_A, vim.log.levels.ERROR) end)', '[vigor] ' . s:message)
   else
     call vigor#_internal#echo#error(s:message)
   endif
