@@ -30,9 +30,9 @@ type Batch struct {
 	// being recorded, and batchDone once record has returned. A call from
 	// another goroutine is a data race, which the race detector reports;
 	// when it overlaps a call being recorded, it also finds batchBusy and
-	// sets clash, and the batch fails. Atomic checks took 11% of the CPU
-	// of a batch of typed calls (BENCHMARKS.md), for a bug that the race
-	// detector finds anyway.
+	// sets clash, and the batch fails. Atomic checks would cost every
+	// recorded call (BENCHMARKS.md) for a bug that the race detector finds
+	// anyway.
 	state uint8
 	clash bool
 	calls []host.Call

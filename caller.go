@@ -54,14 +54,23 @@ func (p *Plugin) CallInto(ctx context.Context, result any, fn string, args ...an
 // EvalInto implements Caller: it evaluates expr with vars visible as l:
 // variables and decodes the value into result, as CallInto does.
 func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+	raw, err := p.eval(ctx, expr, vars)
+	if err != nil {
+		return err
+	}
+	return p.decodeResult("the expression", protocol.FuncEval, raw, result)
+}
+
+// eval evaluates expr with vars, for Eval and EvalInto.
+func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (wire.Raw, error) {
 	if vars == nil {
 		vars = map[string]any{}
 	}
 	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
 	if err != nil {
-		return p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
+		return nil, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
 	}
-	return p.decodeResult("the expression", protocol.FuncEval, raw, result)
+	return raw, nil
 }
 
 // decodeResult decodes raw, the result of fn, into result (a pointer, or

@@ -219,12 +219,9 @@ func (p *Plugin) Exec(ctx context.Context, lines ...string) error {
 // *EditorError whose Msg is the editor's message; so is a result that is a
 // Funcref, which no channel carries.
 func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (any, error) {
-	if vars == nil {
-		vars = map[string]any{}
-	}
-	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	raw, err := p.eval(ctx, expr, vars)
 	if err != nil {
-		return nil, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
+		return nil, err
 	}
 	return p.result("", protocol.FuncEval, raw)
 }

@@ -51,7 +51,7 @@ func TestUnwritableCache(t *testing.T) {
 				t.Fatalf("%s: a raw E739 in messages: %s", ed.Kind, msgs)
 			}
 			// Fixed without a restart: another cache, and a reload.
-			ed.MustExec(t, "let g:vigor#cache_dir = "+vimQuote(editortest.SharedCache(t)))
+			ed.MustExec(t, "let g:vigor#cache_dir = "+editortest.VimString(editortest.SharedCache(t)))
 			ed.MustEval(t, `vigor#plugin#reload('hello')`)
 			mustEqual(t, ed, "after the fix", ed.MustEval(t, `vigor#request('hello', 'greet', ['fixed'])`), "Hello, fixed!")
 			if log := ed.MustEval(t, "vigor#_internal#plugin#get('hello').log").(string); !strings.HasPrefix(log, editortest.SharedCache(t)) {

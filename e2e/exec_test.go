@@ -8,8 +8,7 @@ import (
 )
 
 // Cmd runs one Ex command: a string with a line break is an error, and
-// nothing runs (it used to run the first line, and :autocmd! took the
-// rest). Exec runs lines as :source runs a script.
+// nothing runs. Exec runs lines as :source runs a script.
 func TestCmdAndExec(t *testing.T) {
 	each(t, editortest.Options{RTP: rtp("h2")}, func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "h2exec")
@@ -85,7 +84,7 @@ func TestCmdAndExec(t *testing.T) {
 func vimList(strs []string) string {
 	parts := make([]string, len(strs))
 	for i, s := range strs {
-		parts[i] = "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		parts[i] = editortest.VimString(s)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }

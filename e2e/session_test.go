@@ -7,10 +7,9 @@ import (
 )
 
 // A call to the editor whose ctx ends before the editor answers returns at
-// once with the ctx's error, though the editor is still busy with it (on
-// Linux the plugin reads its own replies; this was where the ctx went
-// unwatched). The editor's late answer is dropped, and the plugin's next
-// call gets its own.
+// once with the ctx's error, though the editor is still busy with it, also
+// when the plugin reads its own replies (Linux). The editor's late answer
+// is dropped, and the plugin's next call gets its own.
 func TestCallStopsWhenCtxEnds(t *testing.T) {
 	each(t, editortest.Options{RTP: rtp("ctxcall")}, func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "ctxcall")

@@ -162,7 +162,7 @@ func quitBuilder(t *testing.T, kind, vigor, plugin string) {
 		opts := editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
 			Cmds: []string{"let g:vigor#go = '" + fakeGo(t, dir, vigor, plugin) + "'"}}
 		first := editortest.Start(t, kind, opts)
-		first.WaitFor(t, "readfile("+vimQuote(log)+") ==# ['vigor local']", 10*time.Second)
+		first.WaitFor(t, "readfile("+editortest.VimString(log)+") ==# ['vigor local']", 10*time.Second)
 		owners, _ := filepath.Glob(filepath.Join(opts.Cache, "bin", "vigor-*-1", "owner"))
 		if len(owners) != 1 {
 			t.Fatalf("%s: no owner file of the first build: %v", kind, owners)
@@ -203,6 +203,3 @@ func quitBuilder(t *testing.T, kind, vigor, plugin string) {
 		next.Close()
 	}
 }
-
-// vimQuote quotes s as a Vim single-quoted string.
-func vimQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

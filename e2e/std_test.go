@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/vigorvim/vigor/internal/editortest"
@@ -38,7 +37,7 @@ func TestStdFunctions(t *testing.T) {
 		waitLoaded(t, ed, "stdfn")
 		for _, how := range []string{"direct", "batch"} {
 			dir := t.TempDir()
-			got := ed.MustEval(t, "vigor#request('stdfn', '"+how+"', ["+vimString(dir)+"])")
+			got := ed.MustEval(t, "vigor#request('stdfn', '"+how+"', ["+editortest.VimString(dir)+"])")
 			mustEqual(t, ed, how, got, stdSample)
 			mustEqual(t, ed, how+": the cursor (winrestview)", ed.MustEval(t, "line('.')"), int64(2))
 			ed.MustExec(t, "call cursor(1, 1)")
@@ -97,6 +96,3 @@ func TestStdNvimAPI(t *testing.T) {
 			"lines": []any{"y", "z"}, "count": int64(3), "mode": "n", "batch": []any{"w", "y", "z"}})
 	})
 }
-
-// vimString is s as a Vim string literal.
-func vimString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

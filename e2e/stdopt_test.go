@@ -22,7 +22,7 @@ func vimLiteral(v any) string {
 	case int:
 		return strconv.Itoa(v)
 	case string:
-		return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		return editortest.VimString(v)
 	}
 	panic(fmt.Sprintf("vimLiteral: %T", v))
 }

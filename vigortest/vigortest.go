@@ -156,7 +156,7 @@ func (e *Editor) RequestErr(plugin, method string, args ...any) (any, error) {
 // failed to load (showing why) or did not load within Options.Timeout.
 func (e *Editor) WaitLoaded(t testing.TB, plugin string) {
 	t.Helper()
-	q := vimString(plugin)
+	q := editortest.VimString(plugin)
 	e.ed.WaitFor(t, fmt.Sprintf("index(['loaded', 'failed'], vigor#plugin#status(%s)) >= 0", q), e.timeout)
 	if st := e.ed.MustEval(t, "vigor#plugin#status("+q+")"); st != "loaded" {
 		why, _ := e.ed.Eval("get(vigor#_internal#plugin#get(" + q + "), 'error', '')")
@@ -203,15 +203,4 @@ func (e *Editor) Messages(t testing.TB) string {
 func IsEditorError(err error) bool {
 	var ex *editortest.Exception
 	return errors.As(err, &ex)
-}
-
-func vimString(s string) string {
-	out := []byte{'\''}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\'' {
-			out = append(out, '\'')
-		}
-		out = append(out, s[i])
-	}
-	return string(append(out, '\''))
 }

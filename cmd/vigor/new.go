@@ -40,9 +40,6 @@ Flags:
 // sdkRequire finds the SDK's version in a go.mod's require lines.
 var sdkRequire = regexp.MustCompile(`(?m)^\s*(?:require\s+)?` + regexp.QuoteMeta(build.SDKModule) + `\s+(v\S+)`)
 
-// validName is what a plugin name may be (as the runtime's check).
-var validName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
 func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs, sdk := sdkFlags("vigor new", newUsage, stderr)
 	if code, done := parse(fs, args, stdout); done {
@@ -54,7 +51,7 @@ func runNew(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	name := fs.Arg(0)
-	if !validName.MatchString(name) {
+	if !build.ValidName(name) {
 		fmt.Fprintf(stderr, "vigor new: invalid plugin name %q: a name is letters, digits, - and _\n", name)
 		return 2
 	}

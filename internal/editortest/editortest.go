@@ -200,7 +200,7 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 	rtp := append([]string{Root()}, opts.RTP...)
 	var pre strings.Builder
 	pre.WriteString(harness)
-	fmt.Fprintf(&pre, "let g:vigor#cache_dir = %s\n", vimString(cache))
+	fmt.Fprintf(&pre, "let g:vigor#cache_dir = %s\n", VimString(cache))
 	ed := &Editor{Kind: kind, Cache: cache, done: make(chan error, 1)}
 	switch kind {
 	case "vim":
@@ -210,7 +210,7 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 		}
 		ed.ln = ln
 		fmt.Fprintf(&pre, "let g:vigor_test_ch = ch_open(%s, {'mode': 'json', 'waittime': 5000, 'timeout': 600000, 'callback': 'vigor#_internal#api#vim#on_call'})\n",
-			vimString(ln.Addr().String()))
+			VimString(ln.Addr().String()))
 	case "nvim":
 	default:
 		t.Fatalf("unknown editor kind %q", kind)
@@ -516,8 +516,8 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// vimString quotes s as a Vim single-quoted string.
-func vimString(s string) string {
+// VimString quotes s as a Vim single-quoted string.
+func VimString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 

@@ -25,8 +25,7 @@ function! vigor#_internal#echo#progress(msg) abort
     return
   endif
   " On the command line an echo would wipe what the user is typing.
-  let l:m = mode(1)
-  if l:m =~# '^c' && l:m !~# '^c[ev]'
+  if vigor#_internal#echo#typing() ==# 'c'
     return
   endif
   redraw
@@ -51,4 +50,14 @@ function! s:echo(hl, prefix, msg) abort
   finally
     echohl None
   endtry
+endfunction
+
+" What the user is typing into: 'i' in insert or replace mode, 'c' on the
+" command line, '' otherwise (Ex mode, which has no screen, included).
+function! vigor#_internal#echo#typing() abort
+  let l:m = mode(1)
+  if l:m =~# '^[iR]'
+    return 'i'
+  endif
+  return l:m =~# '^c' && l:m !~# '^c[ev]' ? 'c' : ''
 endfunction

@@ -22,10 +22,9 @@
 if has('nvim')
   " Each job's options and its unfinished lines, by job id, from jobstart()
   " until its exit. Neovim keeps what a job's callbacks hold after the job
-  " has gone (measured: about 1.5 KB a job more for partials that hold a
-  " Dict, 2.4 KB for nested ones, than for a plain funcref; BENCHMARKS.md),
-  " so the callbacks are one plain funcref, s:nvim_event, and what they need
-  " lives here, removed at the exit.
+  " has gone, and more for partials that hold a Dict than for a plain
+  " funcref (BENCHMARKS.md), so the callbacks are one plain funcref,
+  " s:nvim_event, and what they need lives here, removed at the exit.
   let s:jobs = {}
 
   function! vigor#_internal#job#start(cmd, opts) abort
@@ -124,7 +123,7 @@ else
   " moment. (close_cb would be exact, but Vim defers it while a callback is
   " running, and Vigor often waits inside one.) The timer's callback is a
   " partial, not a lambda: with a lambda, which keeps this call's scope and
-  " so the job, Vim 9.0 never freed the job (8 KB a reload).
+  " so the job, Vim 9.0 never frees the job.
   function! s:vim_late_exit(Exit, _job, status) abort
     call timer_start(30, function('s:vim_exit_now', [a:Exit, a:status]))
   endfunction
@@ -136,7 +135,7 @@ else
   " Vim 9.0 frees a job that nobody holds when it ends, but not when its
   " channel closes after that (as a plugin's does: its exit comes first):
   " such a job stays until a garbage collection, which a busy Vim may not
-  " run for a long time (2 KB a plugin start). So the channel's close takes
+  " run for a long time. So the channel's close takes
   " the job back, and a timer lets it go once the close is over.
   function! s:vim_closed(Closed, channel) abort
     call timer_start(0, function('s:vim_release', [ch_getjob(a:channel)]))

@@ -33,7 +33,7 @@ function! vigor#_internal#summary#message() abort
 endfunction
 
 function! s:show() abort
-  if s:busy()
+  if !empty(vigor#_internal#echo#typing())
     augroup vigor_summary
       autocmd!
       autocmd InsertLeave,CmdlineLeave * ++once call timer_start(50, function('s:show_later'))
@@ -54,11 +54,4 @@ function! s:show_later(_timer) abort
     autocmd! vigor_summary
   endif
   call s:show()
-endfunction
-
-" 1 in insert, replace and command-line mode (not Ex mode, which has no
-" screen to wait for).
-function! s:busy() abort
-  let l:m = mode(1)
-  return l:m =~# '^[iR]' || (l:m =~# '^c' && l:m !~# '^c[ev]')
 endfunction
