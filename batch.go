@@ -36,14 +36,24 @@ type Batch struct {
 	state uint8
 	clash bool
 	calls []host.Call
-	outs  []batchOut
-	intos []batchInto // the Callers that Into returned, in chunks
-	err   error       // the first call that could not be recorded
+	// args holds the arguments of the calls, one after the other: each
+	// call's Args is a slice of it, capped at its end, so that recording
+	// a call copies its arguments instead of keeping the caller's slice
+	// (which then need not escape to the heap). A slice of an args that
+	// has since grown keeps the old array, which stays valid.
+	args []any
+	outs []batchOut
+	err  error // the first call that could not be recorded
+	// into is the pointer given to the latest Into, pending while
+	// intoSet: the next call recorded through Into's Caller takes it.
+	into    any
+	intoSet bool
 }
 
 // batchBufs are the lists of an emptied Batch, for the next to reuse.
 type batchBufs struct {
 	calls []host.Call
+	args  []any
 	outs  []batchOut
 }
 
@@ -80,7 +90,7 @@ func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 	b := &Batch{p: p}
 	bufs, _ := p.batchBufs.Get().(*batchBufs)
 	if bufs != nil {
-		b.calls, b.outs = bufs.calls, bufs.outs
+		b.calls, b.args, b.outs = bufs.calls, bufs.args, bufs.outs
 	}
 	shared, err := b.run(record)
 	if shared {
@@ -113,18 +123,19 @@ const maxReusedCalls = 1 << 16
 // recycle gives b's lists, emptied, to the next batch, in bufs if they
 // came from there.
 func (b *Batch) recycle(bufs *batchBufs) {
-	calls, outs := b.calls, b.outs
-	b.calls, b.outs = nil, nil
-	if cap(calls) > maxReusedCalls {
+	calls, args, outs := b.calls, b.args, b.outs
+	b.calls, b.args, b.outs = nil, nil, nil
+	if cap(calls) > maxReusedCalls || cap(args) > maxReusedCalls {
 		return
 	}
 	// The arguments and the pointers are the caller's, not to be kept.
 	clear(calls)
+	clear(args)
 	clear(outs)
 	if bufs == nil {
 		bufs = new(batchBufs)
 	}
-	bufs.calls, bufs.outs = calls[:0], outs[:0]
+	bufs.calls, bufs.args, bufs.outs = calls[:0], args[:0], outs[:0]
 	b.p.batchBufs.Put(bufs)
 }
 
@@ -141,70 +152,95 @@ func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error 
 	case *Batch:
 		return record(c)
 	case *batchInto:
-		return record(c.b)
+		b := (*Batch)(c)
+		if err := b.enter(); err != nil {
+			return err
+		}
+		b.into, b.intoSet = nil, false
+		b.leave()
+		return record(b)
 	}
 	return fmt.Errorf("RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a %T", c)
 }
 
-// Into returns a Caller that records its next CallInto or EvalInto into
-// b, with the result decoded into result, a non-nil pointer, once the
+// Into returns a Caller whose next CallInto or EvalInto is recorded into
+// b with its result decoded into result, a non-nil pointer, once the
 // batch has run (by the rules of CallAs); the result argument of that
-// call is not used. Its Cmd, and its calls after the first, go to b as
-// they are.
+// call is not used. Pass it to the call it is for, right away:
 //
 //	var n int
 //	_, err := vigor.CallAs[int](ctx, b.Into(&n), "line", "$")
+//
+// Every Caller that Into returns is the same one, b's result view: the
+// pointer of the latest Into goes to the first call made through it
+// after that Into; its other calls, and its Cmd, go to b as they are.
+// An Into before the call that takes the pointer of the one before is
+// an error, and the batch fails.
 func (b *Batch) Into(result any) Caller {
 	if err := b.enter(); err != nil {
-		return &batchInto{b: b, result: result} // its calls fail alike
+		return (*batchInto)(b) // its calls fail alike
 	}
 	defer b.leave()
-	// One allocation for many Callers: a batch of typed calls makes one
-	// each.
-	if len(b.intos) == cap(b.intos) {
-		b.intos = make([]batchInto, 0, min(max(2*cap(b.intos), 8), 256))
+	if b.intoSet {
+		_ = b.fail(fmt.Errorf("batch call %d: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away", len(b.calls)))
 	}
-	b.intos = append(b.intos, batchInto{b: b, result: result})
-	return &b.intos[len(b.intos)-1]
+	b.into, b.intoSet = result, true
+	return (*batchInto)(b)
 }
 
-// batchInto is the Caller that Into returns. used is read and written
-// only while its batch is batchBusy (by the goroutine that runs record).
-type batchInto struct {
-	b      *Batch
-	result any
-	used   bool
-}
+// batchInto is the Caller that Into returns: its batch, whose calls take
+// the pending pointer of Into. The view costs no allocation, which a
+// Caller of its own for each Into would (a batch of typed calls makes
+// one each).
+type batchInto Batch
 
-func (c *batchInto) take(result any) any {
-	if c.used {
-		return result
+// take returns the result pointer to record with the call of fn about to
+// be recorded: the pending pointer of Into, which it takes, or result if
+// none is pending.
+func (c *batchInto) take(result any, fn string) (any, error) {
+	b := (*Batch)(c)
+	if !b.intoSet {
+		return result, nil
 	}
-	c.used = true
-	return c.result
+	into := b.into
+	b.into, b.intoSet = nil, false
+	if !validResult(into) {
+		return nil, b.resultErr(into, fn)
+	}
+	return into, nil
 }
 
 func (c *batchInto) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	if err := c.b.enter(); err != nil {
+	b := (*Batch)(c)
+	if err := b.enter(); err != nil {
 		return err
 	}
-	defer c.b.leave()
-	return c.b.add(c.take(result), fn, args)
+	defer b.leave()
+	result, err := c.take(result, fn)
+	if err != nil {
+		return err
+	}
+	return b.add(result, fn, args)
 }
 
 func (c *batchInto) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	if err := c.b.enter(); err != nil {
+	b := (*Batch)(c)
+	if err := b.enter(); err != nil {
 		return err
 	}
-	defer c.b.leave()
-	return c.b.addEval(c.take(result), expr, vars)
+	defer b.leave()
+	result, err := c.take(result, protocol.FuncEval)
+	if err != nil {
+		return err
+	}
+	return b.addEval(result, expr, vars)
 }
 
 func (c *batchInto) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
-	return c.b.Cmd(ctx, cmd, vars)
+	return (*Batch)(c).Cmd(ctx, cmd, vars)
 }
 
-func (c *batchInto) Meta() Meta { return c.b.p.meta }
+func (c *batchInto) Meta() Meta { return c.p.meta }
 
 // CallInto implements Caller: it records the call of fn with args, whose
 // result goes to result (a non-nil pointer, or nil to drop it) once the
@@ -289,13 +325,36 @@ func (b *Batch) addEval(result any, expr string, vars map[string]any) error {
 // add records a call of fn whose result goes to result.
 func (b *Batch) add(result any, fn string, args []any) error {
 	if result != nil {
-		if t := reflect.TypeOf(result); t.Kind() != reflect.Pointer || reflect.ValueOf(result).IsNil() {
-			return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", len(b.calls), callName(fn), result))
+		if !validResult(result) {
+			return b.resultErr(result, fn)
 		}
 		b.outs = append(b.outs, batchOut{index: len(b.calls), result: result})
 	}
-	b.calls = append(b.calls, host.Call{Fn: fn, Args: args})
+	start := len(b.args)
+	b.args = append(b.args, args...)
+	b.calls = append(b.calls, host.Call{Fn: fn, Args: b.args[start:len(b.args):len(b.args)]})
 	return nil
+}
+
+// validResult reports whether result is a non-nil pointer, without
+// reflection for the commonest.
+func validResult(result any) bool {
+	switch p := result.(type) {
+	case *any:
+		return p != nil
+	case *int:
+		return p != nil
+	case *string:
+		return p != nil
+	}
+	v := reflect.ValueOf(result)
+	return v.Kind() == reflect.Pointer && !v.IsNil()
+}
+
+// resultErr fails the batch for a result pointer of a call of fn that is
+// not valid.
+func (b *Batch) resultErr(result any, fn string) error {
+	return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", len(b.calls), callName(fn), result))
 }
 
 // callName is what errors call a call of fn.

@@ -319,4 +319,37 @@ func TestBatchIntoNextCall(t *testing.T) {
 	})
 }
 
+// Into's Caller is the batch's result view: an Into whose pointer no call
+// took before the next Into fails the batch, and sends nothing.
+func TestBatchIntoTwice(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var first, second, third int
+		err := p.Batch(ctx, func(b *Batch) error {
+			c := b.Into(&first)
+			d := b.Into(&second)
+			_ = c.CallInto(ctx, nil, "abs", 1)
+			return d.CallInto(ctx, nil, "abs", 2)
+		})
+		checkEqual(t, "twice", fmt.Sprint(err), "batch call 0: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away")
+		// A later Into of the same view, once its pointer is taken, is
+		// the next call's.
+		err = p.Batch(ctx, func(b *Batch) error {
+			c := b.Into(&first)
+			_ = c.CallInto(ctx, nil, "abs", 1)
+			_ = c.CallInto(ctx, nil, "abs", 2)
+			_ = b.Into(&third)
+			return c.CallInto(ctx, nil, "abs", 3)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "first, second, third", []int{first, second, third}, []int{1, 0, 3})
+		if call := e.next(); len(call.args) != 1 || len(call.args[0].([]any)) != 3 {
+			t.Fatalf("the editor got %v, want one batch of 3 calls", call)
+		}
+	})
+}
+
 type otherCaller struct{ Caller }
