@@ -35,15 +35,11 @@ type Batch struct {
 	// anyway.
 	state uint8
 	clash bool
-	calls []host.Call
-	// args holds the arguments of the calls, one after the other: each
-	// call's Args is a slice of it, capped at its end, so that recording
-	// a call copies its arguments instead of keeping the caller's slice
-	// (which then need not escape to the heap). A slice of an args that
-	// has since grown keeps the old array, which stays valid.
-	args []any
-	outs []batchOut
-	err  error // the first call that could not be recorded
+	// calls holds the calls, encoded as they are recorded (it keeps no
+	// reference to their arguments).
+	calls *host.Batch
+	outs  []batchOut
+	err   error // the first call that could not be recorded
 	// into is the pointer given to the latest Into, pending while
 	// intoSet: the next call recorded through Into's Caller takes it.
 	into    any
@@ -52,8 +48,7 @@ type Batch struct {
 
 // batchBufs are the lists of an emptied Batch, for the next to reuse.
 type batchBufs struct {
-	calls []host.Call
-	args  []any
+	calls *host.Batch
 	outs  []batchOut
 }
 
@@ -90,7 +85,9 @@ func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
 	b := &Batch{p: p}
 	bufs, _ := p.batchBufs.Get().(*batchBufs)
 	if bufs != nil {
-		b.calls, b.args, b.outs = bufs.calls, bufs.args, bufs.outs
+		b.calls, b.outs = bufs.calls, bufs.outs
+	} else {
+		b.calls = p.ed.NewBatch()
 	}
 	shared, err := b.run(record)
 	if shared {
@@ -117,25 +114,24 @@ func (b *Batch) run(record func(b *Batch) error) (shared bool, err error) {
 	return false, record(b)
 }
 
-// maxReusedCalls is the longest call list that a Batch keeps for the next.
-const maxReusedCalls = 1 << 16
+// maxReusedOuts is the longest result list that a Batch keeps for the
+// next.
+const maxReusedOuts = 1 << 16
 
 // recycle gives b's lists, emptied, to the next batch, in bufs if they
 // came from there.
 func (b *Batch) recycle(bufs *batchBufs) {
-	calls, args, outs := b.calls, b.args, b.outs
-	b.calls, b.args, b.outs = nil, nil, nil
-	if cap(calls) > maxReusedCalls || cap(args) > maxReusedCalls {
-		return
+	calls, outs := b.calls, b.outs
+	b.calls, b.outs = nil, nil
+	calls.Reset()
+	if cap(outs) > maxReusedOuts {
+		outs = nil
 	}
-	// The arguments and the pointers are the caller's, not to be kept.
-	clear(calls)
-	clear(args)
-	clear(outs)
+	clear(outs) // the pointers are the caller's, not to be kept
 	if bufs == nil {
 		bufs = new(batchBufs)
 	}
-	bufs.calls, bufs.args, bufs.outs = calls[:0], args[:0], outs[:0]
+	bufs.calls, bufs.outs = calls, outs[:0]
 	b.p.batchBufs.Put(bufs)
 }
 
@@ -182,7 +178,7 @@ func (b *Batch) Into(result any) Caller {
 	}
 	defer b.leave()
 	if b.intoSet {
-		_ = b.fail(fmt.Errorf("batch call %d: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away", len(b.calls)))
+		_ = b.fail(fmt.Errorf("batch call %d: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away", b.calls.Len()))
 	}
 	b.into, b.intoSet = result, true
 	return (*batchInto)(b)
@@ -244,8 +240,9 @@ func (c *batchInto) Meta() Meta { return c.p.meta }
 
 // CallInto implements Caller: it records the call of fn with args, whose
 // result goes to result (a non-nil pointer, or nil to drop it) once the
-// batch has run. args are read when the batch is sent. ctx is not used:
-// the batch is sent with the ctx of Plugin.Batch.
+// batch has run. args are encoded now, so b keeps no reference to them;
+// one that cannot be sent is an error, and the batch then fails. ctx is
+// not used: the batch is sent with the ctx of Plugin.Batch.
 func (b *Batch) CallInto(ctx context.Context, result any, fn string, args ...any) error {
 	if err := b.enter(); err != nil {
 		return err
@@ -324,15 +321,20 @@ func (b *Batch) addEval(result any, expr string, vars map[string]any) error {
 
 // add records a call of fn whose result goes to result.
 func (b *Batch) add(result any, fn string, args []any) error {
-	if result != nil {
-		if !validResult(result) {
-			return b.resultErr(result, fn)
-		}
-		b.outs = append(b.outs, batchOut{index: len(b.calls), result: result})
+	if result != nil && !validResult(result) {
+		return b.resultErr(result, fn)
 	}
-	start := len(b.args)
-	b.args = append(b.args, args...)
-	b.calls = append(b.calls, host.Call{Fn: fn, Args: b.args[start:len(b.args):len(b.args)]})
+	if err := b.calls.Add(fn, args); err != nil {
+		var ae *host.ArgError
+		if errors.As(err, &ae) {
+			b.p.logArgError(ae)
+			return b.fail(fmt.Errorf("batch call %d, %s", ae.Call, argMsg(ae)))
+		}
+		return b.fail(err)
+	}
+	if result != nil {
+		b.outs = append(b.outs, batchOut{index: b.calls.Len() - 1, result: result})
+	}
 	return nil
 }
 
@@ -354,7 +356,7 @@ func validResult(result any) bool {
 // resultErr fails the batch for a result pointer of a call of fn that is
 // not valid.
 func (b *Batch) resultErr(result any, fn string) error {
-	return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", len(b.calls), callName(fn), result))
+	return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", b.calls.Len(), callName(fn), result))
 }
 
 // callName is what errors call a call of fn.
@@ -379,11 +381,11 @@ func userFn(fn string) string {
 
 // send runs the recorded calls and fills in the result pointers.
 func (b *Batch) send(ctx context.Context) error {
-	if len(b.calls) == 0 {
+	if b.calls.Len() == 0 {
 		return nil
 	}
 	p := b.p
-	raws, err := p.ed.Batch(ctx, b.calls)
+	raws, err := p.ed.SendBatch(ctx, b.calls)
 	derr := b.fill(raws)
 	if err == nil {
 		return derr
@@ -398,16 +400,11 @@ func (b *Batch) send(ctx context.Context) error {
 		}
 		return &BatchError{Index: be.Index, Fn: fn, Results: results, Err: &EditorError{Fn: fn, Msg: be.Msg}}
 	}
-	var ae *host.ArgError
-	if errors.As(err, &ae) {
-		p.logArgError(ae)
-		return fmt.Errorf("batch call %d, %s", ae.Call, b.argMsg(ae))
-	}
 	return err
 }
 
 // argMsg says which argument of a call cannot be sent, and why.
-func (b *Batch) argMsg(ae *host.ArgError) string {
+func argMsg(ae *host.ArgError) string {
 	switch ae.Fn {
 	case protocol.FuncCmd, protocol.FuncEval:
 		if ae.Arg == 1 {
@@ -426,8 +423,8 @@ func (b *Batch) fill(raws []wire.Raw) error {
 		if o.index >= len(raws) {
 			break
 		}
-		fn := b.calls[o.index].Fn
 		if err := b.p.dec.decodeTo(b.p.codec, raws[o.index], o.result); err != nil {
+			fn := b.calls.Fn(o.index)
 			b.p.log.Warn("a result does not fit", "fn", fn, "batch call", o.index, "err", err, "detail", err.detail)
 			if first == nil {
 				first = fmt.Errorf("batch call %d, %s: %w", o.index, callName(fn), err.in("the result"))
@@ -442,11 +439,11 @@ func (b *Batch) fill(raws []wire.Raw) error {
 func (b *Batch) results(raws []wire.Raw) ([]any, error) {
 	results := make([]any, len(raws))
 	for i, r := range raws {
-		if b.calls[i].Fn == protocol.FuncCmd {
+		if b.calls.Fn(i) == protocol.FuncCmd {
 			continue
 		}
 		if err := b.p.codec.Unmarshal(r, &results[i]); err != nil {
-			fn := b.calls[i].Fn
+			fn := b.calls.Fn(i)
 			b.p.log.Warn("a result does not decode", "fn", fn, "err", err)
 			return results[:i], fmt.Errorf("batch call %d, %w", i, resultErr(userFn(fn), err))
 		}

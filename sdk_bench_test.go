@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/vmihailenco/msgpack/v5"
+
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -20,8 +22,12 @@ import (
 // go test -run '^$' -bench 'SDK' -benchmem .
 
 // zeroAdapter answers every call, and every call of a batch, with the
-// Number 0 in msgpack.
-type zeroAdapter struct{ zeros []wire.Raw }
+// Number 0 in msgpack. Its batches are Neovim's, so that recording a call
+// encodes it as it does for Neovim.
+type zeroAdapter struct {
+	nvim  host.Adapter
+	zeros []wire.Raw
+}
 
 var msgpackZero = wire.Raw{0x00}
 
@@ -31,19 +37,22 @@ func (a *zeroAdapter) Call(ctx context.Context, fn string, args []any) (wire.Raw
 
 func (a *zeroAdapter) Notify(ctx context.Context, fn string, args []any) error { return nil }
 
-func (a *zeroAdapter) Batch(ctx context.Context, calls []host.Call) ([]wire.Raw, error) {
-	for len(a.zeros) < len(calls) {
+func (a *zeroAdapter) NewBatch() *host.Batch { return a.nvim.NewBatch() }
+
+func (a *zeroAdapter) SendBatch(ctx context.Context, b *host.Batch) ([]wire.Raw, error) {
+	for len(a.zeros) < b.Len() {
 		a.zeros = append(a.zeros, msgpackZero)
 	}
-	return a.zeros[:len(calls)], nil
+	return a.zeros[:b.Len()], nil
 }
 
 func (a *zeroAdapter) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
 
 func sdkPlugin() *Plugin {
+	codec := msgpackrpc.New(bytes.NewReader(nil))
 	return &Plugin{
-		ed:    &zeroAdapter{},
-		codec: msgpackrpc.New(bytes.NewReader(nil)),
+		ed:    &zeroAdapter{nvim: host.New("nvim", nil, codec)},
+		codec: codec,
 		log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 }
@@ -51,3 +60,57 @@ func sdkPlugin() *Plugin {
 func BenchmarkCallSDK(b *testing.B) { benchCalls(b, sdkPlugin()) }
 
 func BenchmarkBatchSDK(b *testing.B) { benchBatches(b, sdkPlugin()) }
+
+// answerCaller is a host.Caller that encodes each request's parameters,
+// as a session does, and answers nvim_call_atomic with a result per call
+// (Number 0), anything else with the Number 0: with it, the real Neovim
+// adapter runs without a session or pipes.
+type answerCaller struct {
+	buf     []byte
+	replies map[int]wire.Raw
+}
+
+func (c *answerCaller) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
+	if method != "nvim_call_atomic" {
+		return msgpackZero, nil
+	}
+	var err error
+	if c.buf, err = params[0].(wire.Appender)(c.buf[:0]); err != nil {
+		return nil, err
+	}
+	p := c.buf
+	n := int(p[1])<<8 | int(p[2]) // an array16 header: the number of calls
+	if c.replies == nil {
+		c.replies = map[int]wire.Raw{}
+	}
+	r, ok := c.replies[n]
+	if !ok {
+		b, err := msgpack.Marshal([]any{make([]int, n), nil})
+		if err != nil {
+			return nil, err
+		}
+		r = b
+		c.replies[n] = r
+	}
+	return r, nil
+}
+
+func (c *answerCaller) Notify(ctx context.Context, method string, params []any) error { return nil }
+
+// adapterPlugin is a plugin whose adapter is the real Neovim one, over
+// answerCaller.
+func adapterPlugin() *Plugin {
+	codec := msgpackrpc.New(bytes.NewReader(nil))
+	return &Plugin{
+		ed:    host.New("nvim", &answerCaller{}, codec),
+		codec: codec,
+		log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+}
+
+// BenchmarkBatchAdapter is a 1000-call batch through the real Neovim
+// adapter, which encodes the request and splits the reply, without a
+// session or pipes: the SDK's and the adapter's work.
+//
+// go test -run '^$' -bench 'BatchAdapter' -benchmem .
+func BenchmarkBatchAdapter(b *testing.B) { benchBatches(b, adapterPlugin()) }

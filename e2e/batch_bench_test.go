@@ -49,7 +49,7 @@ func BenchmarkBatch(b *testing.B) {
 			b.Run(kind+"/"+mode, func(b *testing.B) {
 				ctx := context.Background()
 				for i := 0; i < b.N; i++ {
-					res, err := ad.Batch(ctx, calls)
+					res, err := host.RunBatch(ctx, ad, calls)
 					if err != nil || len(res) != len(calls) {
 						b.Fatalf("%d results, %v", len(res), err)
 					}

@@ -94,16 +94,6 @@ func (e *ArgError) Error() string {
 
 func (e *ArgError) Unwrap() error { return e.Err }
 
-// atomicArgError is argError for the error of msgpackrpc.AppendAtomicCalls,
-// whose path is the call, then the argument.
-func atomicArgError(calls []Call, err error) error {
-	var ve *wire.ValueError
-	if errors.As(err, &ve) && len(ve.Path) >= 2 {
-		return argError(calls[ve.Path[0]].Fn, ve.Path[0], ve, 2)
-	}
-	return err
-}
-
 // argError returns err as an *ArgError of fn if the codec refused one of
 // the arguments: the argument is at Path[base-1] of the codec's error.
 func argError(fn string, call int, err error, base int) error {
@@ -127,8 +117,12 @@ func argErrorOf(fn string, call int, err error, base int) error {
 type Adapter interface {
 	Call(ctx context.Context, fn string, args []any) (wire.Raw, error)
 	Notify(ctx context.Context, fn string, args []any) error
-	// Batch must not modify calls: the SDK passes its caller's slice.
-	Batch(ctx context.Context, calls []Call) ([]wire.Raw, error)
+	// NewBatch returns an empty Batch for this editor, and SendBatch runs
+	// its calls in one round trip and returns their results; if a call
+	// fails, the error is a *BatchError and the results are those of the
+	// calls before it.
+	NewBatch() *Batch
+	SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error)
 	// EditorNotification reports whether m is a notification that the
 	// editor sends of its own accord, rather than one of the runtime's
 	// (a plugin's method, or a reserved one), and returns the error it
@@ -256,41 +250,19 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 // EditorNotification implements Adapter: Vim sends none.
 func (v *Vim) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
 
-// Batch implements Adapter.
-func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
+// NewBatch implements Adapter.
+func (v *Vim) NewBatch() *Batch { return &Batch{kind: batchVim, t: v.t} }
+
+// SendBatch implements Adapter.
+func (v *Vim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
 	fn := v.BatchFunc
 	if fn == "" {
 		fn = protocol.FuncVimBatch
 	}
-	// Encoded in place in the message: boxing 1000 small lists costs more
-	// than the encoding.
-	list := wire.Appender(func(b []byte) ([]byte, error) {
-		b = append(b, '[')
-		for i, c := range calls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			name, legacy := v.t.BatchCall(c.Fn)
-			if legacy { // [legacy, [fn, args]]
-				b = append(b, `"`+vimjson.FuncLegacy+`",[`...)
-			}
-			var err error
-			if b, err = vimjson.AppendValue(b, name); err != nil {
-				return b, err
-			}
-			b = append(b, ',')
-			if c.Args == nil {
-				b = append(b, '[', ']')
-			} else if b, err = vimjson.AppendArgs(b, c.Args); err != nil {
-				return b, argError(c.Fn, i, err, 1)
-			}
-			if legacy {
-				b = append(b, ']')
-			}
-			b = append(b, ']')
-		}
-		return append(b, ']'), nil
+	list := wire.Appender(func(out []byte) ([]byte, error) {
+		out = append(out, '[')
+		out = append(out, b.buf...)
+		return append(out, ']'), nil
 	})
 	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{list})
 	if err != nil {
@@ -299,15 +271,26 @@ func (v *Vim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
 		}
 		return nil, err
 	}
-	results, err := decodeBatch(v.codec, calls, raw)
+	results, err := decodeBatch(v.codec, b, raw)
 	if be, ok := err.(*BatchError); ok {
 		be.Msg = vimjson.Message(be.Fn, be.Msg)
 	}
 	return results, err
 }
 
+// RunBatch runs calls in one round trip through a Batch of a.
+func RunBatch(ctx context.Context, a Adapter, calls []Call) ([]wire.Raw, error) {
+	b := a.NewBatch()
+	for _, c := range calls {
+		if err := b.Add(c.Fn, c.Args); err != nil {
+			return nil, err
+		}
+	}
+	return a.SendBatch(ctx, b)
+}
+
 // decodeBatch reads [results, v:null | [index, message]].
-func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, error) {
+func decodeBatch(codec wire.Codec, calls *Batch, raw wire.Raw) ([]wire.Raw, error) {
 	pair, err := codec.SplitList(raw)
 	if err != nil || len(pair) != 2 {
 		return nil, fmt.Errorf("unexpected batch reply from the editor: %.100s", raw)
@@ -326,8 +309,8 @@ func decodeBatch(codec wire.Codec, calls []Call, raw wire.Raw) ([]wire.Raw, erro
 	idx, _ := fail[0].(int64)
 	full := fmt.Sprint(fail[len(fail)-1])
 	be := &BatchError{Index: int(idx), Msg: editorMessage(full), Full: full}
-	if be.Index >= 0 && be.Index < len(calls) {
-		be.Fn = calls[be.Index].Fn
+	if be.Index >= 0 && be.Index < calls.Len() {
+		be.Fn = calls.Fn(be.Index)
 	}
 	if len(results) > be.Index {
 		results = results[:be.Index]
@@ -456,48 +439,41 @@ for i, c in ipairs(calls) do
 end
 return {res, vim.NIL}`
 
-// Batch implements Adapter.
-func (n *Nvim) Batch(ctx context.Context, calls []Call) ([]wire.Raw, error) {
-	switch n.BatchMode {
-	case "lua", "vimscript":
-		list := make([]any, len(calls))
-		for i, c := range calls {
-			args := c.Args
-			if args == nil {
-				args = []any{}
-			}
-			list[i] = []any{c.Fn, args}
-		}
+// NewBatch implements Adapter.
+func (n *Nvim) NewBatch() *Batch {
+	if n.listMode() {
+		return &Batch{kind: batchList}
+	}
+	return &Batch{kind: batchAtomic}
+}
+
+func (n *Nvim) listMode() bool { return n.BatchMode == "lua" || n.BatchMode == "vimscript" }
+
+// SendBatch implements Adapter.
+func (n *Nvim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
+	if n.listMode() || n.noAtomic.Load() {
+		list := wire.Appender(func(out []byte) ([]byte, error) { return b.appendList(out, batchList), nil })
 		var raw wire.Raw
 		var err error
-		if n.BatchMode == "lua" {
-			raw, err = n.c.Call(ctx, "nvim_exec_lua", []any{batchLua, []any{list}})
-		} else {
+		if n.BatchMode == "vimscript" {
 			raw, err = n.c.Call(ctx, "nvim_call_function", []any{protocol.FuncBatch, []any{list}})
+		} else {
+			raw, err = n.c.Call(ctx, "nvim_exec_lua", []any{batchLua, []any{list}})
 		}
 		if err != nil {
 			return nil, n.nvimErr(err)
 		}
-		return decodeBatch(n.codec, calls, raw)
+		return decodeBatch(n.codec, b, raw)
 	}
-	if n.noAtomic.Load() {
-		return (&Nvim{c: n.c, codec: n.codec, BatchMode: "lua"}).Batch(ctx, calls)
-	}
-	atomic := wire.Appender(func(b []byte) ([]byte, error) {
-		b, err := msgpackrpc.AppendAtomicCalls(b, calls, func(c Call) (string, []any) { return c.Fn, c.Args })
-		if err != nil {
-			return b, atomicArgError(calls, err)
-		}
-		return b, nil
-	})
+	atomic := wire.Appender(func(out []byte) ([]byte, error) { return b.appendList(out, batchAtomic), nil })
 	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)
-		return n.Batch(ctx, calls)
+		return n.SendBatch(ctx, b)
 	}
 	if err != nil {
 		return nil, n.nvimErr(err)
 	}
-	return decodeBatch(n.codec, calls, raw)
+	return decodeBatch(n.codec, b, raw)
 }

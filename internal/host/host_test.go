@@ -269,7 +269,7 @@ func TestVimFunctionNames(t *testing.T) {
 		}
 
 		f, vim = vimAdapter(`[[1],null]`, nil)
-		if _, err := vim.Batch(bg, []host.Call{{Fn: tt.fn}}); err != nil {
+		if _, err := host.RunBatch(bg, vim, []host.Call{{Fn: tt.fn}}); err != nil {
 			t.Fatal(err)
 		}
 		want := wire.Raw(`[[` + string(mustValue(t, tt.want)) + `,[]]]`)
@@ -410,7 +410,7 @@ func TestVimCallerError(t *testing.T) {
 	if errors.As(err, &ce) {
 		t.Errorf("Call: a transport error became a CallError: %v", err)
 	}
-	if _, err := vim.Batch(bg, []host.Call{{Fn: "a"}}); !errors.Is(err, rpc.ErrClosed) {
+	if _, err := host.RunBatch(bg, vim, []host.Call{{Fn: "a"}}); !errors.Is(err, rpc.ErrClosed) {
 		t.Errorf("Batch: err = %v, want rpc.ErrClosed", err)
 	}
 	if err := vim.Notify(bg, "a", nil); !errors.Is(err, rpc.ErrClosed) {
@@ -443,7 +443,7 @@ var threeCalls = []host.Call{{Fn: "a"}, {Fn: "b", Args: []any{1, "x"}}, {Fn: "c"
 
 func TestVimBatch(t *testing.T) {
 	f, vim := vimAdapter(`[[1,"x",null],null]`, nil)
-	got, err := vim.Batch(bg, threeCalls)
+	got, err := host.RunBatch(bg, vim, threeCalls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestVimBatch(t *testing.T) {
 
 	// Global functions get "g:", as in Call.
 	f, vim = vimAdapter(`[[1,2],null]`, nil)
-	if _, err := vim.Batch(bg, []host.Call{{Fn: "Foo", Args: []any{1}}, {Fn: "vigor#x"}}); err != nil {
+	if _, err := host.RunBatch(bg, vim, []host.Call{{Fn: "Foo", Args: []any{1}}, {Fn: "vigor#x"}}); err != nil {
 		t.Fatal(err)
 	}
 	checkSent(t, f.only(t), false, protocol.FuncVimBatch, []any{wire.Raw(`[["g:Foo",[1]],["vigor#x",[]]]`)})
@@ -495,7 +495,7 @@ func TestVimBatchError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, vim := vimAdapter(tt.reply, nil)
-			got, err := vim.Batch(bg, tt.calls)
+			got, err := host.RunBatch(bg, vim, tt.calls)
 			var be *host.BatchError
 			if !errors.As(err, &be) {
 				t.Fatalf("err = %v (%T), want *host.BatchError", err, err)
@@ -509,7 +509,7 @@ func TestVimBatchError(t *testing.T) {
 		})
 	}
 	_, vim := vimAdapter(`[[1],[1,"E121: Undefined variable: x"]]`, nil)
-	_, err := vim.Batch(bg, threeCalls)
+	_, err := host.RunBatch(bg, vim, threeCalls)
 	if want := "call 1 of the batch, b(): E121: Undefined variable: x"; err == nil || err.Error() != want {
 		t.Errorf("Error() = %v, want %q", err, want)
 	}
@@ -524,7 +524,7 @@ func TestVimBatchHelperFails(t *testing.T) {
 		{`"ERROR"`, "the batch helper failed in Vim: Vim could not answer: the result cannot be sent as JSON (a Funcref, Job or Channel?), or Vigor's call helper is not on 'runtimepath'"},
 	} {
 		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
-		_, err := vim.Batch(bg, threeCalls)
+		_, err := host.RunBatch(bg, vim, threeCalls)
 		var be *host.BatchError
 		var ce *host.CallError
 		if err == nil || err.Error() != tt.want || errors.As(err, &be) || errors.As(err, &ce) {
@@ -543,7 +543,7 @@ func TestVimBatchLargeIndex(t *testing.T) {
 		}
 	}
 	_, vim := vimAdapter(`[[`+strings.Join(results, ",")+`],[150,"boom"]]`, nil)
-	got, err := vim.Batch(bg, calls)
+	got, err := host.RunBatch(bg, vim, calls)
 	var be *host.BatchError
 	if !errors.As(err, &be) || be.Index != 150 || be.Fn != "f150" {
 		t.Fatalf("err = %v, want call 150 (f150)", err)
@@ -556,7 +556,7 @@ func TestVimBatchLargeIndex(t *testing.T) {
 func TestVimBatchBadReply(t *testing.T) {
 	for _, reply := range []string{`"x"`, `[1]`, `[1,null]`, `[[1],"oops"]`, `[[1],[1]]`, `[[1],{}]`} {
 		_, vim := vimAdapter(reply, nil)
-		_, err := vim.Batch(bg, threeCalls)
+		_, err := host.RunBatch(bg, vim, threeCalls)
 		var be *host.BatchError
 		if err == nil || errors.As(err, &be) {
 			t.Errorf("reply %s: err = %v, want an unexpected reply error", reply, err)
@@ -677,8 +677,28 @@ func TestNvimNotify(t *testing.T) {
 func TestNvimBatchModes(t *testing.T) {
 	list := []any{
 		[]any{"a", []any{}},
-		[]any{"b", []any{1, "x"}},
+		[]any{"b", []any{int64(1), "x"}},
 		[]any{"c", []any{}},
+	}
+	// The list goes pre-encoded, as a wire.Appender in a List.
+	appended := func(t *testing.T, v any) any {
+		l, ok := v.([]any)
+		if !ok || len(l) != 1 {
+			t.Fatalf("not a List of one: %#v", v)
+		}
+		a, ok := l[0].(wire.Appender)
+		if !ok {
+			t.Fatalf("not a wire.Appender: %#v", l[0])
+		}
+		b, err := a(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got any
+		if err := msgpackrpc.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		return []any{got}
 	}
 	tests := []struct {
 		mode   string
@@ -712,20 +732,23 @@ func TestNvimBatchModes(t *testing.T) {
 			if code, _ := params[0].(string); !strings.Contains(code, "pcall(vim.call") {
 				t.Errorf("lua code %q", params[0])
 			}
-			if !reflect.DeepEqual(params[1], []any{list}) {
-				t.Errorf("lua args %#v", params[1])
+			if got := appended(t, params[1]); !reflect.DeepEqual(got, []any{list}) {
+				t.Errorf("lua args %#v", got)
 			}
 		}},
 		{"vimscript", "nvim_call_function", func(t *testing.T, params []any) {
-			if want := []any{protocol.FuncBatch, []any{list}}; !reflect.DeepEqual(params, want) {
-				t.Errorf("params %#v, want %#v", params, want)
+			if len(params) != 2 || params[0] != protocol.FuncBatch {
+				t.Fatalf("params %#v", params)
+			}
+			if got := appended(t, params[1]); !reflect.DeepEqual(got, []any{list}) {
+				t.Errorf("params %#v, want %#v", got, []any{list})
 			}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			f, nv := nvimAdapter(t, []any{[]any{1, "x", nil}, nil}, nil, tt.mode)
-			got, err := nv.Batch(bg, threeCalls)
+			got, err := host.RunBatch(bg, nv, threeCalls)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -767,7 +790,7 @@ func TestNvimBatchError(t *testing.T) {
 				results = append(results, i)
 			}
 			_, nv := nvimAdapter(t, []any{results, tt.fail}, nil, tt.mode)
-			got, err := nv.Batch(bg, threeCalls)
+			got, err := host.RunBatch(bg, nv, threeCalls)
 			var be *host.BatchError
 			if !errors.As(err, &be) {
 				t.Fatalf("err = %v (%T), want *host.BatchError", err, err)
@@ -787,7 +810,7 @@ func TestNvimBatchError(t *testing.T) {
 func TestNvimBatchRemoteError(t *testing.T) {
 	for _, mode := range []string{"", "lua", "vimscript"} {
 		_, nv := nvimAdapter(t, nil, remoteError(t, []any{1, "Vim:E5108: Error executing lua"}), mode)
-		_, err := nv.Batch(bg, threeCalls)
+		_, err := host.RunBatch(bg, nv, threeCalls)
 		var re *rpc.RemoteError
 		if err == nil || err.Error() != "Vim:E5108: Error executing lua" || !errors.As(err, &re) {
 			t.Errorf("mode %q: err = %v (%T), want Neovim's message and an *rpc.RemoteError", mode, err, err)
@@ -845,7 +868,7 @@ func TestNvimBatchWithoutAtomic(t *testing.T) {
 	a := &atomicless{t: t, reply: mp(t, []any{[]any{1, 2, 3}, nil})}
 	nv := host.New("nvim", a, msgpackrpc.New(strings.NewReader("")))
 	for i := 0; i < 2; i++ {
-		got, err := nv.Batch(bg, threeCalls)
+		got, err := host.RunBatch(bg, nv, threeCalls)
 		if err != nil || len(got) != 3 {
 			t.Fatalf("batch %d: %d results, err %v", i, len(got), err)
 		}
@@ -872,7 +895,7 @@ func TestNvimBatchLargeIndex(t *testing.T) {
 			}
 		}
 		_, nv := nvimAdapter(t, []any{results, []any{n, 0, "boom"}}, nil, "")
-		got, err := nv.Batch(bg, calls)
+		got, err := host.RunBatch(bg, nv, calls)
 		var be *host.BatchError
 		if !errors.As(err, &be) || be.Index != n || be.Fn != fmt.Sprintf("f%d", n) {
 			t.Errorf("failure at %d: err = %v", n, err)
@@ -989,13 +1012,13 @@ func TestArgError(t *testing.T) {
 			check("Call deep "+fn, err, fn, -1, 0, tc.deepMsg)
 			check("Notify "+fn, a.Notify(bg, fn, []any{"x", "y", uint64(math.MaxUint64)}), fn, -1, 2, big)
 		}
-		_, err = a.Batch(bg, []host.Call{{Fn: "abs", Args: []any{1}}, {Fn: "F", Args: []any{"x", uint64(math.MaxUint64)}}})
+		_, err = host.RunBatch(bg, a, []host.Call{{Fn: "abs", Args: []any{1}}, {Fn: "F", Args: []any{"x", uint64(math.MaxUint64)}}})
 		check("Batch", err, "F", 1, 1, big)
 		if got := err.Error(); got != "batch call 1, F(): argument 2: "+big {
 			t.Errorf("%s: Batch: %q", tc.host, got)
 		}
 		if tc.host == "nvim" {
-			_, err = a.Batch(bg, []host.Call{{Fn: "F", Args: []any{nest(26)}}})
+			_, err = host.RunBatch(bg, a, []host.Call{{Fn: "F", Args: []any{nest(26)}}})
 			check("Batch deep", err, "F", 0, 0, "Lists and Dicts nested more than 25 deep, more than Neovim reads")
 		}
 		// Inside an argument: the item of a List that holds the trouble.

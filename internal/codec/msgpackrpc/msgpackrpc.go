@@ -1036,38 +1036,73 @@ const AtomicArgLevel = 7
 // is a *wire.ValueError whose Path is the index of the call and of the
 // argument.
 func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)) ([]byte, error) {
-	// Headers and strings are appended by hand (most arguments are
-	// strings); other values go through the encoder.
-	var w sliceWriter
-	var e *msgpack.Encoder
+	var a CallAppender
 	b = appendArrayLen(b, len(calls))
 	for i, c := range calls {
 		fn, args := split(c)
-		b = append(b, 0x92, 0xa0|byte(len("nvim_call_function")))
-		b = append(b, "nvim_call_function"...)
-		b = append(b, 0x92)
-		b = appendStr(b, fn)
-		b = appendArrayLen(b, len(args))
-		for k, a := range args {
-			if s, ok := a.(string); ok {
-				b = appendStr(b, s)
-				continue
-			}
-			if e == nil {
-				e = msgpack.NewEncoder(&w)
-				e.SetCustomStructTag("json")
-				e.UseCompactInts(true)
-			}
-			w.b = b
-			start := len(b)
-			err := encode(e, a)
-			b = w.b
-			if err == nil {
-				err = checkEncoded(b[start:], AtomicArgLevel)
-			}
+		var err error
+		if b, err = a.AppendCall(b, fn, args, true); err != nil {
 			if ve, ok := err.(*wire.ValueError); ok {
-				return b, ve.In(k, 1, MaxMessageDepth-AtomicArgLevel).In(i, 0, MaxMessageDepth-AtomicArgLevel+3)
+				return b, ve.In(i, 0, MaxMessageDepth-AtomicArgLevel+3)
 			}
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// AppendArrayLen appends the header of a msgpack array of n items.
+func AppendArrayLen(b []byte, n int) []byte { return appendArrayLen(b, n) }
+
+// CallAppender appends the calls of a batch one at a time. Its zero
+// value is ready; it keeps an encoder for the arguments that are not
+// strings, made at the first of them, and no reference to b.
+type CallAppender struct {
+	w sliceWriter
+	e *msgpack.Encoder
+}
+
+// AtomicCallPrefix is how a call of AppendCall with atomic set begins,
+// before the [fn, args] that it appends without.
+const AtomicCallPrefix = "\x92\xb2nvim_call_function"
+
+// AppendCall appends a call of fn with args: ["nvim_call_function", [fn,
+// args]] (an item of the argument of nvim_call_atomic) if atomic is set,
+// else [fn, args]. Its arguments are at the level AtomicArgLevel. An
+// argument that Neovim cannot take is a *wire.ValueError whose Path is
+// the index of the argument; b may then hold part of the call.
+func (a *CallAppender) AppendCall(b []byte, fn string, args []any, atomic bool) ([]byte, error) {
+	// Headers and strings are appended by hand (most arguments are
+	// strings); other values go through the encoder.
+	if atomic {
+		b = append(b, AtomicCallPrefix...)
+	}
+	b = append(b, 0x92)
+	b = appendStr(b, fn)
+	b = appendArrayLen(b, len(args))
+	for k, v := range args {
+		if s, ok := v.(string); ok {
+			b = appendStr(b, s)
+			continue
+		}
+		if a.e == nil {
+			a.e = msgpack.NewEncoder(&a.w)
+			a.e.SetCustomStructTag("json")
+			a.e.UseCompactInts(true)
+		}
+		a.w.b = b
+		start := len(b)
+		err := encode(a.e, v)
+		b = a.w.b
+		a.w.drop()
+		if err == nil {
+			err = checkEncoded(b[start:], AtomicArgLevel)
+		}
+		if ve, ok := err.(*wire.ValueError); ok {
+			return b, ve.In(k, 1, MaxMessageDepth-AtomicArgLevel)
+		}
+		if err != nil {
+			return b, err
 		}
 	}
 	return b, nil
