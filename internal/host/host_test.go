@@ -858,6 +858,24 @@ func (a *atomicless) Call(ctx context.Context, method string, params []any) (wir
 	if method == "nvim_call_atomic" {
 		return nil, remoteError(a.t, []any{0, "Invalid method: nvim_call_atomic"})
 	}
+	// The calls of a batch made for nvim_call_atomic go to the Lua loop
+	// as [fn, args].
+	l, _ := params[1].([]any)
+	if len(l) != 1 {
+		a.t.Fatalf("%s params %#v", method, params)
+	}
+	b, err := l[0].(wire.Appender)(nil)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	var got any
+	if err := msgpackrpc.Unmarshal(b, &got); err != nil {
+		a.t.Fatal(err)
+	}
+	want := []any{[]any{"a", []any{}}, []any{"b", []any{int64(1), "x"}}, []any{"c", []any{}}}
+	if !reflect.DeepEqual(got, want) {
+		a.t.Errorf("the Lua loop got %#v, want %#v", got, want)
+	}
 	return a.reply, nil
 }
 
@@ -880,6 +898,44 @@ func checkEqual(t *testing.T, what string, got, want any) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s = %#v, want %#v", what, got, want)
+	}
+}
+
+// A Batch encodes each call as it is added; an argument that cannot be
+// sent leaves it as it was, and Fn names each call's function.
+func TestBatchAdd(t *testing.T) {
+	for _, kind := range []string{"vim", "nvim"} {
+		var a host.Adapter
+		if kind == "vim" {
+			_, a = vimAdapter(`[[1,2,3,4],null]`, nil)
+		} else {
+			_, a = nvimAdapter(t, []any{[]any{1, 2, 3, 4}, nil}, nil, "")
+		}
+		b := a.NewBatch()
+		for _, fn := range []string{"a", "a", "b"} {
+			if err := b.Add(fn, []any{"x"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := b.Add("c", []any{1, make(chan int)})
+		var ae *host.ArgError
+		if !errors.As(err, &ae) || ae.Call != 3 || ae.Arg != 1 || ae.Fn != "c" {
+			t.Fatalf("%s: a chan: %#v", kind, err)
+		}
+		if err := b.Add("a", nil); err != nil {
+			t.Fatal(err)
+		}
+		fns := []string{}
+		for i := 0; i < b.Len(); i++ {
+			fns = append(fns, b.Fn(i))
+		}
+		checkEqual(t, kind+" fns", fns, []string{"a", "a", "b", "a"})
+		got, err := a.SendBatch(bg, b)
+		if err != nil || len(got) != 4 {
+			t.Fatalf("%s: %d results, %v", kind, len(got), err)
+		}
+		b.Reset()
+		checkEqual(t, kind+" len after Reset", b.Len(), 0)
 	}
 }
 
