@@ -177,6 +177,9 @@ func (b *Batch) Into(result any) Caller {
 		return (*batchInto)(b) // its calls fail alike
 	}
 	defer b.leave()
+	if result == nil {
+		_ = b.fail(fmt.Errorf("batch call %d, Into: the result must go to a non-nil pointer, not nil", b.calls.Len()))
+	}
 	if b.intoSet {
 		_ = b.fail(fmt.Errorf("batch call %d: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away", b.calls.Len()))
 	}
@@ -190,20 +193,17 @@ func (b *Batch) Into(result any) Caller {
 // one each).
 type batchInto Batch
 
-// take returns the result pointer to record with the call of fn about to
-// be recorded: the pending pointer of Into, which it takes, or result if
-// none is pending.
-func (c *batchInto) take(result any, fn string) (any, error) {
+// take returns the result pointer to record with the call about to be
+// recorded (add checks it): the pending pointer of Into, which it takes,
+// or result if none is pending.
+func (c *batchInto) take(result any) any {
 	b := (*Batch)(c)
 	if !b.intoSet {
-		return result, nil
+		return result
 	}
 	into := b.into
 	b.into, b.intoSet = nil, false
-	if !validResult(into) {
-		return nil, b.resultErr(into, fn)
-	}
-	return into, nil
+	return into
 }
 
 func (c *batchInto) CallInto(ctx context.Context, result any, fn string, args ...any) error {
@@ -212,11 +212,7 @@ func (c *batchInto) CallInto(ctx context.Context, result any, fn string, args ..
 		return err
 	}
 	defer b.leave()
-	result, err := c.take(result, fn)
-	if err != nil {
-		return err
-	}
-	return b.add(result, fn, args)
+	return b.add(c.take(result), fn, args)
 }
 
 func (c *batchInto) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
@@ -225,11 +221,7 @@ func (c *batchInto) EvalInto(ctx context.Context, result any, expr string, vars 
 		return err
 	}
 	defer b.leave()
-	result, err := c.take(result, protocol.FuncEval)
-	if err != nil {
-		return err
-	}
-	return b.addEval(result, expr, vars)
+	return b.addEval(c.take(result), expr, vars)
 }
 
 func (c *batchInto) Cmd(ctx context.Context, cmd string, vars map[string]any) error {

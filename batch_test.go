@@ -333,6 +333,11 @@ func TestBatchIntoTwice(t *testing.T) {
 			return d.CallInto(ctx, nil, "abs", 2)
 		})
 		checkEqual(t, "twice", fmt.Sprint(err), "batch call 0: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away")
+		err = p.Batch(ctx, func(b *Batch) error {
+			_, err := CallAs[int](ctx, b.Into(nil), "abs", 1)
+			return err
+		})
+		checkEqual(t, "nil", fmt.Sprint(err), "batch call 0, Into: the result must go to a non-nil pointer, not nil")
 		// A later Into of the same view, once its pointer is taken, is
 		// the next call's.
 		err = p.Batch(ctx, func(b *Batch) error {
