@@ -1030,27 +1030,6 @@ func header(r []byte, i int) (end, items int, err error) {
 // [0, id, "nvim_call_atomic", [[["nvim_call_function", [fn, [arg...]]], ...]]].
 const AtomicArgLevel = 7
 
-// AppendAtomicCalls appends the argument of nvim_call_atomic for calls:
-// [["nvim_call_function", [fn, args]], ...]. It writes straight into b,
-// without building the nested lists. An argument that Neovim cannot take
-// is a *wire.ValueError whose Path is the index of the call and of the
-// argument.
-func AppendAtomicCalls[C any](b []byte, calls []C, split func(C) (string, []any)) ([]byte, error) {
-	var a CallAppender
-	b = appendArrayLen(b, len(calls))
-	for i, c := range calls {
-		fn, args := split(c)
-		var err error
-		if b, err = a.AppendCall(b, fn, args, true); err != nil {
-			if ve, ok := err.(*wire.ValueError); ok {
-				return b, ve.In(i, 0, MaxMessageDepth-AtomicArgLevel+3)
-			}
-			return b, err
-		}
-	}
-	return b, nil
-}
-
 // AppendArrayLen appends the header of a msgpack array of n items.
 func AppendArrayLen(b []byte, n int) []byte { return appendArrayLen(b, n) }
 
