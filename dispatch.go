@@ -46,6 +46,10 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 		p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
 		return false
 	}
+	if m.Method == protocol.MethodPending {
+		p.pending(m.Params)
+		return true
+	}
 	if m.Method != protocol.MethodInterrupt {
 		return false
 	}
@@ -58,6 +62,30 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 	}
 	p.interrupt(reason)
 	return true
+}
+
+// pending answers the runtime's question whether the request with a
+// token is still running (protocol.MethodPending). The session is asked
+// on the reading goroutine, after it read the request: a request that is
+// not being answered any more has its answer written ahead of this one,
+// so that the runtime, which reads both in order, knows an answer it did
+// not get was lost. The answer is written on a goroutine of its own, as
+// Preempt must not block on a write; the goroutine ends with the write
+// (a session that has ended fails it), or is left behind by the exit.
+func (p *Plugin) pending(params []wire.Raw) {
+	var token int64
+	if len(params) != 1 || p.codec.Unmarshal(params[0], &token) != nil {
+		p.log.Error("bad $pending message", "params", len(params))
+		return
+	}
+	running := p.sess.Answering(host.RequestID(p.meta.Host, token))
+	p.log.Debug("the editor asks whether a request runs", "token", token, "running", running)
+	go func() {
+		// Also while the plugin unloads: the request still waits.
+		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{token, running}); err != nil {
+			p.log.Error("cannot tell the editor whether a request runs", "token", token, "err", err)
+		}
+	}()
 }
 
 func (p *Plugin) badMessage(m *wire.Message, err error) any {

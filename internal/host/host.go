@@ -159,6 +159,17 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }
 
+// RequestID is the session's id of the request with token of
+// vigor#request() on host: on Vim the token itself, on Neovim, where the
+// request comes as protocol.MethodRequest, the id the codec gives it,
+// -token.
+func RequestID(host string, token int64) int64 {
+	if host == "nvim" {
+		return -token
+	}
+	return token
+}
+
 // PollWrites reports whether the plugin writes its channel to host through
 // Go's runtime poller, from a non-blocking descriptor.
 //

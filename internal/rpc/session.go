@@ -168,6 +168,13 @@ type Session struct {
 	nextID  int64
 	pending map[int64]chan response
 	err     error // set once the session has ended
+	// answering holds the ids of the peer's requests that have been read
+	// and not yet answered (Answering). An id goes in on the goroutine
+	// that read the request, before it reads the next message, and out
+	// only after its response has been written: so once a message that
+	// came after the request has been read, an id that is not here has
+	// its response written, ahead of anything written from then on.
+	answering map[int64]struct{}
 
 	pmu  sync.Mutex
 	idle []chan job // workers waiting for a request
@@ -227,6 +234,7 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 		w:         w,
 		opts:      opts,
 		pending:   make(map[int64]chan response),
+		answering: make(map[int64]struct{}),
 		nwake:     make(chan struct{}, 1),
 		done:      make(chan struct{}),
 		ack:       make(chan struct{}, 1),
@@ -474,7 +482,7 @@ func (s *Session) dispatch(m *wire.Message) {
 		s.deliver(m)
 	case wire.Request:
 		j := s.bind(m)
-		if s.waiting() || s.queueIdle() {
+		if s.received(m.ID) || s.queueIdle() {
 			s.startRequest(j)
 			return
 		}
@@ -494,11 +502,34 @@ func (s *Session) bind(m *wire.Message) job {
 	return job{m, s.opts.Bind(m)}
 }
 
-// waiting reports whether one of our calls awaits the peer's answer.
-func (s *Session) waiting() bool {
+// received notes that the peer's request id has been read (answering),
+// and reports whether one of our calls awaits the peer's answer.
+func (s *Session) received(id int64) (waiting bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.answering[id] = struct{}{}
 	return len(s.pending) > 0
+}
+
+// answered notes that the response to the peer's request id has been
+// written.
+func (s *Session) answered(id int64) {
+	s.mu.Lock()
+	delete(s.answering, id)
+	s.mu.Unlock()
+}
+
+// Answering reports whether the peer's request id has been read and its
+// response not yet written: it is waiting to start, running, or being
+// answered. Called after a later message of the peer has been read (from
+// Options.Preempt, say), false means that the response has been written,
+// ahead of whatever is written after the call, or that no request id was
+// read. The peer's ids must be unique among its requests under way.
+func (s *Session) Answering(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.answering[id]
+	return ok
 }
 
 // queueIdle reports whether no notification is queued or running, so that
@@ -536,6 +567,7 @@ func (s *Session) worker(j job) {
 	for {
 		res := s.opts.Handler.Request(j.ctx, j.m)
 		_ = s.Respond(j.m.ID, res)
+		s.answered(j.m.ID)
 		s.resumeRun()
 		// An idle worker keeps nothing of the request it answered (a
 		// large one's params would stay in memory).

@@ -750,6 +750,70 @@ func TestPreempt(t *testing.T) {
 	})
 }
 
+// Answering tells a request that waits to start (behind a notification)
+// and one that runs from one that has been answered, when asked from
+// Preempt, after the request was read.
+func TestAnswering(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		noteIn, noteOut := make(chan struct{}), make(chan struct{})
+		reqIn, reqOut := make(chan struct{}), make(chan struct{})
+		h := &handler{
+			notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+				close(noteIn)
+				<-noteOut
+			},
+			request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+				close(reqIn)
+				<-reqOut
+				return "done"
+			},
+		}
+		answers := make(chan bool, 1)
+		var sess atomic.Pointer[rpc.Session]
+		opts := rpc.Options{Preempt: func(m *wire.Message) bool {
+			if m.Method != "probe" {
+				return false
+			}
+			var id int64
+			if err := sess.Load().Codec().Unmarshal(m.Params[0], &id); err != nil {
+				t.Errorf("probe: %v", err)
+			}
+			answers <- sess.Load().Answering(id)
+			return true
+		}}
+		e := start(t, cc, h, opts)
+		sess.Store(e.sess)
+		probe := func(id int64) bool {
+			t.Helper()
+			e.ed.notify("probe", id)
+			return recv(t, answers, "the probe's answer")
+		}
+		if probe(5) {
+			t.Error("request 5, never sent, is being answered")
+		}
+		e.ed.notify("block")
+		recv(t, noteIn, "the notification to start")
+		e.ed.request(5, "r")
+		if !probe(5) {
+			t.Error("request 5, waiting behind a notification, is not being answered")
+		}
+		close(noteOut)
+		recv(t, reqIn, "the request to start")
+		if !probe(5) {
+			t.Error("request 5, running, is not being answered")
+		}
+		close(reqOut)
+		e.ed.expectResponse(5)
+		// The response is written just before the session notes it.
+		for deadline := time.Now().Add(timeout); probe(5); {
+			if time.Now().After(deadline) {
+				t.Fatal("request 5, answered, is still being answered")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
+
 func TestCallCanceled(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, cc codecCase) {
 		e := start(t, cc, nil, rpc.Options{})

@@ -513,6 +513,21 @@ function! vigor#_internal#plugin#on_closed(name, instance, ...) abort
   endif
 endfunction
 
+" Vim only: the plugin said that it had answered the request {token} (of
+" {method}), and the answer never came: Vim dropped it with input of the
+" channel that was not JSON (vigor#_internal#request#probe()). The
+" channel cannot be trusted any more: the plugin is gone (s:gone).
+function! vigor#_internal#plugin#on_lost(name, instance, method, token) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'loaded' || l:p.handle is v:null || has_key(l:p.handle, 'closed')
+    return
+  endif
+  call s:log(l:p, [printf('the answer to %s (request %d) was lost: Vim dropped input of the channel that was not JSON; restarting the plugin',
+        \ a:method, a:token)])
+  call s:gone(l:p, 'sent something that Vim could not read (not JSON), and Vim dropped it with a reply',
+        \ 'the reply was lost: the plugin sent something that Vim could not read (not JSON) on its channel, and Vim dropped it with the reply; it is restarted, so call again')
+endfunction
+
 " What the runtime tells about a plugin whose SDK wrote {line} (its
 " channel ended, and it did not close it): [for the crash warning, for a
 " call under way], or [] for another line.

@@ -14,6 +14,10 @@ let s:DEPTH_CHECK = 8
 " what that calls.
 let s:DEPTH_RESERVE = 8
 
+" Vim: requests that ask their plugin whether it still runs them
+" (vigor#_internal#request#probe()), shared with host.vim.
+let s:probes = vigor#_internal#host#probes()
+
 function! vigor#_internal#request#state() abort
   return s:state
 endfunction
@@ -170,6 +174,34 @@ function! s:ended(p, handle) abort
     endif
   endif
   return get(a:handle, 'ended', 'the plugin''s channel closed during the call')
+endfunction
+
+" Vim only: the slow path of a request whose answer has not come for a
+" while (vigor#request() in _internal/vim9/autoload/vigor.vim calls this
+" a second after its first read, when the plugin has answered the last
+" probe, and a second after each call). Vim drops what it reads on a
+" channel that is not JSON, an answer with it, and tells no one; so the
+" request asks the plugin whether it still runs it ($pending), and the
+" plugin answers with a call of host#pending() behind the answer to the
+" request, if it has written that. Vim runs what comes on a channel in
+" order: a plugin that says it has answered, when the answer has not
+" come, sent an answer that Vim dropped, and its channel cannot be
+" trusted. The plugin is then gone (plugin#on_lost), which ends the wait
+" with the reason. Still running: ask again in a second. No answer to a
+" probe within a second (more input that Vim dropped, or a plugin that
+" does not read): ask again.
+function! vigor#_internal#request#probe(p, method, handle, token) abort
+  let l:running = get(s:probes, a:token, -1)
+  let s:probes[a:token] = -1
+  if l:running == 0
+    call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, a:method, a:token)
+  elseif l:running == -1
+    try
+      call vigor#_internal#host#notify(a:handle, '$pending', [a:token])
+    catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+      " The channel has closed: the wait sees that.
+    endtry
+  endif
 endfunction
 
 " The plugin's channel was gone when the request was to be sent, so the

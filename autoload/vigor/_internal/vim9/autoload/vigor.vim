@@ -8,11 +8,15 @@ let s:none = {'state': ''}
 let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 let s:replies = vigor#_internal#host#replies()
+let s:probes = vigor#_internal#host#probes()
 " How long the wait blocks in ch_read() at a time, in ms: the longest that
 " CTRL-C and timers wait while a request runs.
 let s:TICK = 20
 " A ch_read() id that no message has.
 let s:NO_ID = 0x7fffffff
+" How long a request waits for its answer, in seconds, before it asks the
+" plugin whether it still runs it, and between two such questions.
+let s:PROBE_AFTER = 1.0
 
 " The plugin answers with a command that stores the answer (host#reply),
 " then the wake-up [token, 0], which ends ch_read() at once if it is
@@ -22,6 +26,10 @@ let s:NO_ID = 0x7fffffff
 " (ch_read() drops a response nobody waits for) costs only time: the
 " command is never dropped, and the next turn finds the answer. ('drop':
 " 'never' would keep the response, but Vim then spins in the nested wait.)
+" A request whose answer has not come a second after its first read asks
+" the plugin whether it still runs it, in case Vim dropped the answer
+" (request#probe()); the clock starts after that read, so that a request
+" answered at once pays for none of it.
 def vigor#request(name: any, method: any, params: any): any
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
@@ -56,6 +64,7 @@ def vigor#request(name: any, method: any, params: any): any
   endtry
   s:state.depth += 1
   var stopped = false
+  var since: list<number> = []
   try
     while true
       if type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
@@ -65,6 +74,12 @@ def vigor#request(name: any, method: any, params: any): any
           || ch_status(h.chan, {'part': 'out'}) != 'open'
         break
       endif
+      if empty(since)
+        since = reltime()
+      elseif get(s:probes, token, -1) >= 0 || reltimefloat(reltime(since)) >= s:PROBE_AFTER
+        vigor#_internal#request#probe(p, method, h, token)
+        since = reltime()
+      endif
       sleep 1m
     endwhile
   catch /^Vim:Interrupt$/
@@ -72,6 +87,9 @@ def vigor#request(name: any, method: any, params: any): any
   finally
     s:state.depth -= 1
   endtry
+  if !empty(since) && has_key(s:probes, token)
+    remove(s:probes, token)
+  endif
   var res: any = null
   if has_key(s:replies, token)
     res = remove(s:replies, token)

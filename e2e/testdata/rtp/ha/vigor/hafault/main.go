@@ -1,6 +1,7 @@
 // Command hafault misbehaves on its channel: it reports the descriptors it
 // holds, closes its channel while it keeps running, and writes garbage
-// into its channel.
+// into its channel; and it has long and re-entering handlers to run
+// beside that.
 package main
 
 import (
@@ -79,6 +80,29 @@ func main() {
 				return "", fmt.Errorf("write: %w", err)
 			}
 			return "after garbage", nil
+		})
+		// sleep answers ms after ms milliseconds, or fails when its ctx
+		// ends.
+		p.Handle("sleep", func(ctx context.Context, ms int) (int, error) {
+			select {
+			case <-time.After(time.Duration(ms) * time.Millisecond):
+				return ms, nil
+			case <-ctx.Done():
+				return 0, context.Cause(ctx)
+			}
+		})
+		// reenter calls the editor (it increments g:ha_reentered) every
+		// 5 ms until its ctx ends, or for at most 30 s, and returns how
+		// many calls it made.
+		p.Handle("reenter", func(ctx context.Context) (int, error) {
+			n := 0
+			for end := time.Now().Add(30 * time.Second); time.Now().Before(end); n++ {
+				if err := p.Cmd(ctx, "let g:ha_reentered += 1", nil); err != nil {
+					return n, err
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			return n, nil
 		})
 		return nil
 	})

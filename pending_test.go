@@ -1,0 +1,61 @@
+package vigor
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/protocol"
+)
+
+// The SDK answers $pending [token] with FuncPending(token, running):
+// true from the moment it read the request, while it waits to start
+// behind a notification and while it runs; false once the answer has been
+// written (before the answer to the probe), and for a token it never read.
+func TestServePending(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		noteIn, noteOut := make(chan struct{}), make(chan struct{})
+		reqIn, reqOut := make(chan struct{}), make(chan struct{})
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("block", func() {
+				close(noteIn)
+				<-noteOut
+			})
+			p.Handle("wait", func() string {
+				close(reqIn)
+				<-reqOut
+				return "done"
+			})
+			return nil
+		})
+		e.ready()
+		probe := func(token int64, want bool) {
+			t.Helper()
+			e.notify(protocol.MethodPending, token)
+			c := e.expect(protocol.FuncPending, false)
+			checkEqual(t, "pending args", c.args, []any{token, want})
+		}
+		probe(1, false) // not sent yet
+		e.notify("block")
+		waitChan(t, noteIn, "the notification to start")
+		ans := e.requestAsync("wait") // token 1, queued behind block
+		probe(1, true)
+		close(noteOut)
+		waitChan(t, reqIn, "the request to start")
+		probe(1, true)
+		close(reqOut)
+		checkEqual(t, "answer", e.await(ans, "wait"), []any{"done", nil})
+		// The session notes the answer just after writing it; the runtime
+		// asks again a second later.
+		for deadline := time.Now().Add(serveTimeout); ; {
+			e.notify(protocol.MethodPending, int64(1))
+			if c := e.expect(protocol.FuncPending, false); c.args[1] == false {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the answered request still runs")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
