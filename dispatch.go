@@ -69,9 +69,11 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 // on the reading goroutine, after it read the request: a request that is
 // not being answered any more has its answer written ahead of this one,
 // so that the runtime, which reads both in order, knows an answer it did
-// not get was lost. The answer is written on a goroutine of its own, as
-// Preempt must not block on a write; the goroutine ends with the write
-// (a session that has ended fails it), or is left behind by the exit.
+// not get was lost. On Vim the wake-up of the request's wait follows, so
+// that the wait sees the answer at once (rpc.Session.Wake). It is written
+// on a goroutine of its own, as Preempt must not block on a write; the
+// goroutine ends with the writes (a session that has ended fails them),
+// or is left behind by the exit.
 func (p *Plugin) pending(params []wire.Raw) {
 	var token int64
 	if len(params) != 1 || p.codec.Unmarshal(params[0], &token) != nil {
@@ -82,7 +84,11 @@ func (p *Plugin) pending(params []wire.Raw) {
 	p.log.Debug("the editor asks whether a request runs", "token", token, "running", running)
 	go func() {
 		// Also while the plugin unloads: the request still waits.
-		if err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{token, running}); err != nil {
+		err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{token, running})
+		if err == nil {
+			err = p.sess.Wake(token)
+		}
+		if err != nil {
 			p.log.Error("cannot tell the editor whether a request runs", "token", token, "err", err)
 		}
 	}()

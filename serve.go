@@ -161,6 +161,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Large:      func() { release.Reset(releaseDelay) },
 		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
 		Observe:    p.rtt.observe,
+		Wake:       host.Wake(codec),
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 

@@ -170,6 +170,17 @@ func RequestID(host string, token int64) int64 {
 	return token
 }
 
+// Wake returns what writes the wake-up of the runtime's wait for the
+// answer to a request (rpc.Options.Wake): on Vim, whose wait ends only on
+// a wake-up and which drops input it cannot read, the codec's [id, 0];
+// nil for Neovim, which closes a channel that sends what it cannot read.
+func Wake(c wire.Codec) func(b []byte, id int64) []byte {
+	if vc, ok := c.(*vimjson.Codec); ok && vc.ReplyFunc != "" {
+		return vc.AppendWake
+	}
+	return nil
+}
+
 // PollWrites reports whether the plugin writes its channel to host through
 // Go's runtime poller, from a non-blocking descriptor.
 //

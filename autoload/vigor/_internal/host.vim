@@ -109,9 +109,9 @@ endfunction
 
 " Vim only: the requests that asked their plugin whether it still runs
 " them (protocol.MethodPending, vigor#_internal#request#probe()), by
-" token: -1 until an answer comes, then 1 (running) or 0 (answered). The
-" request removes its token when its wait ends, and later answers are
-" dropped.
+" token: -1 until an answer comes, then 1 (running) or 0 (answered); 2
+" once the request has seen "running". The request removes its token
+" when its wait ends, and later answers are dropped.
 let s:probes = {}
 
 " Called by the plugin (protocol.FuncPending): whether it still runs the

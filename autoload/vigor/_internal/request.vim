@@ -176,32 +176,53 @@ function! s:ended(p, handle) abort
   return get(a:handle, 'ended', 'the plugin''s channel closed during the call')
 endfunction
 
-" Vim only: the slow path of a request whose answer has not come for a
-" while (vigor#request() in _internal/vim9/autoload/vigor.vim calls this
-" a second after its first read, when the plugin has answered the last
-" probe, and a second after each call). Vim drops what it reads on a
-" channel that is not JSON, an answer with it, and tells no one; so the
-" request asks the plugin whether it still runs it ($pending), and the
-" plugin answers with a call of host#pending() behind the answer to the
-" request, if it has written that. Vim runs what comes on a channel in
-" order: a plugin that says it has answered, when the answer has not
-" come, sent an answer that Vim dropped, and its channel cannot be
-" trusted. The plugin is then gone (plugin#on_lost), which ends the wait
-" with the reason. Still running: ask again in a second. No answer to a
-" probe within a second (more input that Vim dropped, or a plugin that
-" does not read): ask again.
-function! vigor#_internal#request#probe(p, method, handle, token) abort
-  let l:running = get(s:probes, a:token, -1)
-  let s:probes[a:token] = -1
-  if l:running == 0
+" How long a request on Vim waits, in seconds, before it asks its plugin
+" whether it still runs it, and between two such questions.
+let s:PROBE_AFTER = 1.0
+
+" Vim only: the slow path of a request whose answer has not come
+" (vigor#request() in _internal/vim9/autoload/vigor.vim calls this after
+" each read of its wait but the first, and after a wake-up without the
+" answer). Vim drops what it reads on a channel that is not JSON, an
+" answer with it, and tells no one; so the request asks the plugin whether
+" it still runs it ($pending), and the plugin answers with a call of
+" host#pending() and a wake-up, behind the answer to the request if it
+" has written that. Vim runs what comes on a channel in order: a plugin
+" that says it has answered, when the answer has not come, sent an answer
+" that Vim dropped, and its channel cannot be trusted. The plugin is then
+" gone (plugin#on_lost), which ends the wait with the reason. It asks
+" first a second after its first read, or at once after a wake-up without
+" the answer (the SDK sends the wake-ups of its answers again while it
+" keeps calling Vim, whose ch_read() does not end then: rpc, "Reminders");
+" again a second after an answer "still running" (a handler may run as
+" long as it likes), and a second after a question that got no answer
+" (more input that Vim dropped). {since} is when the clock started
+" ([] before the first call); returns when it starts again.
+function! vigor#_internal#request#probe(p, method, handle, token, since, woke) abort
+  let l:state = get(s:probes, a:token, -2)
+  if l:state == 0
     call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, a:method, a:token)
-  elseif l:running == -1
-    try
-      call vigor#_internal#host#notify(a:handle, '$pending', [a:token])
-    catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
-      " The channel has closed: the wait sees that.
-    endtry
+    return a:since
+  elseif l:state == 1
+    " Still running: ask again in a second.
+    let s:probes[a:token] = 2
+    return reltime()
   endif
+  let l:now = reltime()
+  if empty(a:since)
+    if !a:woke
+      return l:now
+    endif
+  elseif reltimefloat(reltime(a:since, l:now)) < s:PROBE_AFTER && (l:state != -2 || !a:woke)
+    return a:since
+  endif
+  let s:probes[a:token] = -1
+  try
+    call vigor#_internal#host#notify(a:handle, '$pending', [a:token])
+  catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+    " The channel has closed: the wait sees that.
+  endtry
+  return l:now
 endfunction
 
 " The plugin's channel was gone when the request was to be sent, so the

@@ -14,9 +14,6 @@ let s:probes = vigor#_internal#host#probes()
 let s:TICK = 20
 " A ch_read() id that no message has.
 let s:NO_ID = 0x7fffffff
-" How long a request waits for its answer, in seconds, before it asks the
-" plugin whether it still runs it, and between two such questions.
-let s:PROBE_AFTER = 1.0
 
 " The plugin answers with a command that stores the answer (host#reply),
 " then the wake-up [token, 0], which ends ch_read() at once if it is
@@ -26,10 +23,11 @@ let s:PROBE_AFTER = 1.0
 " (ch_read() drops a response nobody waits for) costs only time: the
 " command is never dropped, and the next turn finds the answer. ('drop':
 " 'never' would keep the response, but Vim then spins in the nested wait.)
-" A request whose answer has not come a second after its first read asks
-" the plugin whether it still runs it, in case Vim dropped the answer
-" (request#probe()); the clock starts after that read, so that a request
-" answered at once pays for none of it.
+" A request whose answer has not come a second after its first read, or
+" that got a wake-up without the answer, asks the plugin whether it still
+" runs it, in case Vim dropped the answer (request#probe()); the clock
+" starts after that read, so that a request answered at once pays for
+" none of it.
 def vigor#request(name: any, method: any, params: any): any
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
@@ -65,19 +63,20 @@ def vigor#request(name: any, method: any, params: any): any
   s:state.depth += 1
   var stopped = false
   var since: list<number> = []
+  var woke: bool
   try
     while true
-      if type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
+      woke = type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
+      if woke
         ch_read(h.chan, {'id': s:NO_ID, 'timeout': 0})
       endif
       if has_key(s:replies, token) || has_key(h, 'closed')
           || ch_status(h.chan, {'part': 'out'}) != 'open'
         break
       endif
-      if empty(since)
-        since = reltime()
-      elseif get(s:probes, token, -1) >= 0 || reltimefloat(reltime(since)) >= s:PROBE_AFTER
-        vigor#_internal#request#probe(p, method, h, token)
+      if woke || !empty(since)
+        since = vigor#_internal#request#probe(p, method, h, token, since, woke)
+      else
         since = reltime()
       endif
       sleep 1m
