@@ -285,3 +285,29 @@ func TestClosedChannelHungIsKilled(t *testing.T) {
 		}
 	})
 }
+
+// In a real terminal (where Vim's calls come as channel commands), CTRL-C
+// stops a request that has run long enough for the runtime to ask the
+// plugin whether it still runs it, and a reply that Vim drops fails its
+// call on the screen.
+func TestLongAndLostRequestsOnScreen(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("ha")...)
+			tm.waitLoaded("hafault")
+			tm.keys(":echo vigor#request('hafault', 'sleep', [30000])", "Enter")
+			time.Sleep(2500 * time.Millisecond)
+			start := time.Now()
+			tm.keys("C-c")
+			tm.waitScreen("[vigor] hafault.sleep: interrupted (CTRL-C)", 5*time.Second)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Fatalf("%s: CTRL-C took %s to stop the request", kind, d)
+			}
+			tm.keys("Enter", ":echo vigor#request('hafault', 'garbage', [])", "Enter")
+			if s := tm.waitScreen("Exception not caught: [vigor] hafault.garbage: ", 10*time.Second); strings.Contains(s, "E906") {
+				t.Errorf("%s: the screen shows E906:\n%s", kind, s)
+			}
+		})
+	}
+}

@@ -83,6 +83,8 @@ def vigor#request(name: any, method: any, params: any): any
     endwhile
   catch /^Vim:Interrupt$/
     stopped = true
+  catch /^Vim\%((\a\+)\)\=:E906:/
+    # The channel closed between two reads: fail() says how it ended.
   finally
     s:state.depth -= 1
   endtry
