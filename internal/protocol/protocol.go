@@ -61,11 +61,14 @@ const (
 	MethodRequest = "$request"
 	// MethodPending asks whether the request with a token of
 	// vigor#request() is still running: a notification [token], answered
-	// by notifying FuncPending(token, running). running is true from the
+	// by notifying FuncPending(token, running), then on Vim the wake-up
+	// [token, 0] that ends the request's wait. running is true from the
 	// moment the plugin read the request (also while the request waits to
 	// start) until its answer has been written; after that, or for a
 	// token it never read, false. The runtime sends it on Vim only, after
-	// a request has waited for a second, and again every second: Vim
+	// a request has waited for a second, and again every second, or at
+	// once after a wake-up without the answer (the SDK writes the
+	// wake-ups of its answers again while it keeps calling Vim): Vim
 	// drops what it reads on a channel that is not JSON, an answer with
 	// it, without a word, and the answer to the probe, written after the
 	// request's answer, tells that an answer was lost. See
