@@ -12,6 +12,7 @@ import (
 // true from the moment it read the request, while it waits to start
 // behind a notification and while it runs; false once the answer has been
 // written (before the answer to the probe), and for a token it never read.
+// The same for a request_async call, by its success id.
 func TestServePending(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {
 		noteIn, noteOut := make(chan struct{}), make(chan struct{})
@@ -57,5 +58,27 @@ func TestServePending(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
+
+		// request_async, by its success id: the answer comes before the
+		// answer to the probe.
+		noteIn, noteOut = make(chan struct{}), make(chan struct{})
+		reqIn, reqOut = make(chan struct{}), make(chan struct{})
+		probeAsync := func(want bool) {
+			t.Helper()
+			e.notify(protocol.MethodPending, "vigor:1")
+			c := e.expect(protocol.FuncPending, false)
+			checkEqual(t, "pending args", c.args, []any{"vigor:1", want})
+		}
+		probeAsync(false)
+		e.notify("block")
+		waitChan(t, noteIn, "the notification to start")
+		e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "wait", []any{})
+		probeAsync(true)
+		close(noteOut)
+		waitChan(t, reqIn, "the request_async handler to start")
+		probeAsync(true)
+		close(reqOut)
+		e.expect(protocol.FuncResolve, false)
+		probeAsync(false)
 	})
 }

@@ -214,8 +214,32 @@ func TestGarbageWhileReentering(t *testing.T) {
 		ed.WaitFor(t, "g:ha_reentered > 5", 10*time.Second)
 		garbageFails(t, ed)
 		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
-		if v := ed.MustEval(t, "g:ha_async").(string); !strings.Contains(v, "unload") && !strings.Contains(v, "before it answered") {
+		// Its call to the editor fails as the channel closes, or it
+		// fails as the plugin unloads or exits.
+		if v := ed.MustEval(t, "g:ha_async").(string); !strings.Contains(v, "unload") && !strings.Contains(v, "before it answered") &&
+			!strings.Contains(v, "the editor closed the channel") {
 			t.Errorf("%s: the request_async handler ended with %q", ed.Kind, v)
+		}
+		restartedAfterGarbage(t, ed, pid)
+	})
+}
+
+// A request_async call whose answer the editor cannot read fails too: its
+// failure callback runs within a few seconds, saying why, and the plugin
+// is restarted.
+func TestGarbageAsync(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "hafault")
+		waitLoaded(t, ed, "hasib")
+		pid := pidOf(t, ed, "hafault")
+		ed.MustExec(t, "let g:ha_async = ''")
+		start := time.Now()
+		ed.MustExec(t, `call vigor#request_async('hafault', 'garbage', [], {v -> execute('let g:ha_async = "ok: " . v')}, {e -> execute('let g:ha_async = e.message')})`)
+		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
+		v := ed.MustEval(t, "g:ha_async").(string)
+		t.Logf("%s: the failure callback ran after %v: %s", ed.Kind, time.Since(start).Round(time.Millisecond), v)
+		if !strings.Contains(v, "sent something that "+editorName(ed)+" ") {
+			t.Errorf("%s: request_async ended with %q", ed.Kind, v)
 		}
 		restartedAfterGarbage(t, ed, pid)
 	})

@@ -71,8 +71,10 @@ const (
 	// wake-ups of its answers again while it keeps calling Vim): Vim
 	// drops what it reads on a channel that is not JSON, an answer with
 	// it, without a word, and the answer to the probe, written after the
-	// request's answer, tells that an answer was lost. See
-	// docs/ARCHITECTURE.md, "Requests".
+	// request's answer, tells that an answer was lost. The same with
+	// [success_id] asks about a request_async call (MethodAsync), from
+	// the moment the plugin read it until its FuncResolve was written;
+	// that answer has no wake-up. See docs/ARCHITECTURE.md, "Requests".
 	MethodPending = "$pending"
 )
 
@@ -118,7 +120,7 @@ const (
 	// is followed by the wake-up response [token, 0]).
 	FuncReply = "vigor#_internal#host#reply" // (token, [result, error])
 	// FuncPending takes the answer to MethodPending.
-	FuncPending = "vigor#_internal#host#pending" // (token, running)
+	FuncPending = "vigor#_internal#host#pending" // (token or success_id, running)
 
 	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
 	// job's channel callback: it runs each call [-id, fn, args] that the

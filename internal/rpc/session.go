@@ -757,12 +757,19 @@ func (s *Session) send(ch chan response, m *wire.Message) {
 	runtime.Gosched()
 }
 
-func (s *Session) shutdown(reason error) {
+// closedErr is the error of calls that the end of the stream (reason, the
+// read's error) cut off.
+func closedErr(reason error) error {
 	if reason == nil || errors.Is(reason, io.EOF) || errors.Is(reason, io.ErrUnexpectedEOF) {
-		reason = fmt.Errorf("%w: the editor closed the channel", ErrClosed)
+		return fmt.Errorf("%w: the editor closed the channel", ErrClosed)
 	} else if !errors.Is(reason, ErrClosed) {
-		reason = fmt.Errorf("%w: %w", ErrClosed, reason)
+		return fmt.Errorf("%w: %w", ErrClosed, reason)
 	}
+	return reason
+}
+
+func (s *Session) shutdown(reason error) {
+	reason = closedErr(reason)
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
@@ -928,7 +935,7 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 			}
 			// Run meets the same end of input and shuts the session down.
 			s.forget(id)
-			return nil, true, fmt.Errorf("%w: %w", ErrClosed, rerr)
+			return nil, true, closedErr(rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
 			s.forget(id)

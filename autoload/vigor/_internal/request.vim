@@ -225,6 +225,62 @@ function! vigor#_internal#request#probe(p, method, handle, token, since, woke) a
   return l:now
 endfunction
 
+" Vim only: request_async calls whose answer Vim may have dropped are
+" found as vigor#request() finds its own (request#probe()), by their
+" success ids: while calls are under way, a timer asks, once a second,
+" about each that has been under way for a tick. The timer runs only while
+" there are some (a call sent starts it: watch_async()).
+let s:async_timer = -1
+" The success ids of the calls under way at the last tick.
+let s:async_seen = {}
+
+function! vigor#_internal#request#watch_async() abort
+  if s:async_timer == -1
+    let s:async_timer = timer_start(float2nr(s:PROBE_AFTER * 1000), function('s:async_tick'), {'repeat': -1})
+  endif
+endfunction
+
+function! s:async_tick(_timer) abort
+  let l:seen = {}
+  for l:p in values(vigor#_internal#plugin#all())
+    if empty(l:p.inflight)
+      continue
+    endif
+    let l:usable = l:p.state ==# 'loaded' && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
+    for [l:sid, l:rest] in items(l:p.inflight)
+      let l:seen[l:sid] = 1
+      if !l:usable || !has_key(s:async_seen, l:sid)
+        continue
+      endif
+      let l:state = get(s:probes, l:sid, -2)
+      if l:state == 0
+        call vigor#_internal#plugin#on_lost(l:p.name, l:p.instance, l:rest[1], l:sid)
+        break
+      elseif l:state == 1
+        " Still running: ask again at the next tick.
+        let s:probes[l:sid] = 2
+        continue
+      endif
+      let s:probes[l:sid] = -1
+      try
+        call vigor#_internal#host#notify(l:p.handle, '$pending', [l:sid])
+      catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+        " The channel has closed: the plugin fails its calls when it exits.
+      endtry
+    endfor
+  endfor
+  for l:sid in keys(s:async_seen)
+    if !has_key(l:seen, l:sid) && has_key(s:probes, l:sid)
+      call remove(s:probes, l:sid)
+    endif
+  endfor
+  let s:async_seen = l:seen
+  if empty(l:seen)
+    call timer_stop(s:async_timer)
+    let s:async_timer = -1
+  endif
+endfunction
+
 " The plugin's channel was gone when the request was to be sent, so the
 " plugin never saw it: wait for the process to be restarted (as for a
 " plugin that is loading), then send it again.
