@@ -188,14 +188,28 @@ func restartedAfterGarbage(t *testing.T, ed *editortest.Editor, pid int) {
 	}
 }
 
+// haLoaded waits for hafault and hasib and returns hafault's process id.
+func haLoaded(t *testing.T, ed *editortest.Editor) int {
+	t.Helper()
+	waitLoaded(t, ed, "hafault")
+	waitLoaded(t, ed, "hasib")
+	return pidOf(t, ed, "hafault")
+}
+
+// haAsync calls hafault's method with vigor#request_async: g:ha_async
+// becomes "ok: " and the result, or the failure's message.
+func haAsync(t *testing.T, ed *editortest.Editor, method string) {
+	t.Helper()
+	ed.MustExec(t, "let g:ha_async = ''")
+	ed.MustExec(t, `call vigor#request_async('hafault', '`+method+`', [], {v -> execute('let g:ha_async = "ok: " . v')}, {e -> execute('let g:ha_async = e.message')})`)
+}
+
 // What a plugin writes on its channel that the editor cannot read loses
 // the answer to the call under way: the call fails within a few seconds,
 // saying so, and the plugin is restarted as after a crash.
 func TestGarbageOnChannel(t *testing.T) {
 	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
-		waitLoaded(t, ed, "hafault")
-		waitLoaded(t, ed, "hasib")
-		pid := pidOf(t, ed, "hafault")
+		pid := haLoaded(t, ed)
 		garbageFails(t, ed)
 		restartedAfterGarbage(t, ed, pid)
 	})
@@ -206,11 +220,9 @@ func TestGarbageOnChannel(t *testing.T) {
 // plugin is restarted once.
 func TestGarbageWhileReentering(t *testing.T) {
 	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
-		waitLoaded(t, ed, "hafault")
-		waitLoaded(t, ed, "hasib")
-		pid := pidOf(t, ed, "hafault")
-		ed.MustExec(t, "let g:ha_reentered = 0 | let g:ha_async = ''")
-		ed.MustExec(t, `call vigor#request_async('hafault', 'reenter', [], {v -> execute('let g:ha_async = "ok"')}, {e -> execute('let g:ha_async = e.message')})`)
+		pid := haLoaded(t, ed)
+		ed.MustExec(t, "let g:ha_reentered = 0")
+		haAsync(t, ed, "reenter")
 		ed.WaitFor(t, "g:ha_reentered > 5", 10*time.Second)
 		garbageFails(t, ed)
 		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
@@ -229,12 +241,9 @@ func TestGarbageWhileReentering(t *testing.T) {
 // is restarted.
 func TestGarbageAsync(t *testing.T) {
 	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
-		waitLoaded(t, ed, "hafault")
-		waitLoaded(t, ed, "hasib")
-		pid := pidOf(t, ed, "hafault")
-		ed.MustExec(t, "let g:ha_async = ''")
+		pid := haLoaded(t, ed)
 		start := time.Now()
-		ed.MustExec(t, `call vigor#request_async('hafault', 'garbage', [], {v -> execute('let g:ha_async = "ok: " . v')}, {e -> execute('let g:ha_async = e.message')})`)
+		haAsync(t, ed, "garbage")
 		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
 		v := ed.MustEval(t, "g:ha_async").(string)
 		t.Logf("%s: the failure callback ran after %v: %s", ed.Kind, time.Since(start).Round(time.Millisecond), v)
@@ -320,14 +329,7 @@ func TestLongAndLostRequestsOnScreen(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("ha")...)
 			tm.waitLoaded("hafault")
-			tm.keys(":echo vigor#request('hafault', 'sleep', [30000])", "Enter")
-			time.Sleep(2500 * time.Millisecond)
-			start := time.Now()
-			tm.keys("C-c")
-			tm.waitScreen("[vigor] hafault.sleep: interrupted (CTRL-C)", 5*time.Second)
-			if d := time.Since(start); d > 2*time.Second {
-				t.Fatalf("%s: CTRL-C took %s to stop the request", kind, d)
-			}
+			tm.interrupt(":echo vigor#request('hafault', 'sleep', [30000])", 2500*time.Millisecond, "[vigor] hafault.sleep: interrupted (CTRL-C)")
 			tm.keys("Enter", ":echo vigor#request('hafault', 'garbage', [])", "Enter")
 			if s := tm.waitScreen("Exception not caught: [vigor] hafault.garbage: ", 10*time.Second); strings.Contains(s, "E906") {
 				t.Errorf("%s: the screen shows E906:\n%s", kind, s)
