@@ -161,21 +161,22 @@ type response struct {
 //     ended (resumeRun); while a direct read is under way, it waits for
 //     that read's end (awaitRead), not on a timer.
 
-// Reminders (Options.Wake). A peer that drops input it cannot read,
-// an answer with it, learns of the loss by asking whether a request is
-// still being answered (Answering, from Preempt), once its wait for the
-// answer gets the time to ask. Vim's wait is a read of the channel for
-// the answer's wake-up, which starts again whenever anything arrives on
-// the channel: while this side keeps calling, the wait never ends. So
-// the session remembers the peer's requests that it answered since it
-// last read a request from the peer (unconfirmed), and a second after
-// the first of them (remindTimer), if it has written calls or
-// notifications of its own since the last answer or look (sent), it
-// writes their wake-ups again, and looks again a second later. A peer that got the
+// Reminders (Options.Wake). A peer that drops input it cannot read, an
+// answer with it, learns of the loss by asking whether a request is still
+// being answered (Answering, from Preempt), once its wait for the answer
+// gets the time to ask. Vim's wait is a read of the channel for the
+// answer's wake-up, which starts again whenever anything arrives on the
+// channel: while this side keeps calling, the wait never ends. So the
+// session remembers the peer's requests that it answered since it last
+// read a request from the peer (unconfirmed), and a second after the
+// first of them (remindTimer), if it has written calls or notifications
+// of its own since the last answer or look (sent), it writes their
+// wake-ups again, and looks again a second later. A peer that got the
 // answers drops those; one that waits for one of them gets the time to
 // ask. A new request from the peer, or a second without calls of ours,
 // clears the list. That costs a busy session at most one small write a
-// second, and an idle one nothing.
+// second, and an idle one nothing. It is best effort: an answer written
+// while the timer's function runs may go without reminders.
 
 // Session is one RPC connection.
 type Session struct {

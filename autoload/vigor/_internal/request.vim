@@ -235,7 +235,8 @@ let s:async_timer = -1
 let s:async_seen = {}
 
 function! vigor#_internal#request#watch_async() abort
-  if s:async_timer == -1
+  " (A timer whose callback failed again and again is gone.)
+  if s:async_timer == -1 || empty(timer_info(s:async_timer))
     let s:async_timer = timer_start(float2nr(s:PROBE_AFTER * 1000), function('s:async_tick'), {'repeat': -1})
   endif
 endfunction
