@@ -18,10 +18,35 @@ import (
 // cancels however late the handler starts. It is cancelled by unload, and
 // when the editor goes away. The session calls it on its reading
 // goroutine, in the order the messages came (rpc.Options.Bind).
-func (p *Plugin) bind(*wire.Message) context.Context {
+// It also notes a request_async call as being answered (asyncs).
+func (p *Plugin) bind(m *wire.Message) context.Context {
+	var sid string
+	if m.Method == protocol.MethodAsync {
+		sid = p.asyncID(m)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if sid != "" {
+		p.asyncs[sid] = struct{}{}
+	}
 	return p.gen
+}
+
+// asyncID is the success id of the $async message m, or "".
+func (p *Plugin) asyncID(m *wire.Message) string {
+	var sid string
+	if len(m.Params) == 0 || p.codec.Unmarshal(m.Params[0], &sid) != nil {
+		return ""
+	}
+	return sid
+}
+
+// asyncAnswered notes that the request_async call sid has been answered,
+// or will not be.
+func (p *Plugin) asyncAnswered(sid string) {
+	p.mu.Lock()
+	delete(p.asyncs, sid)
+	p.mu.Unlock()
 }
 
 // interrupt cancels every handler's context and starts a new generation.
@@ -46,6 +71,10 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 		p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
 		return false
 	}
+	if m.Method == protocol.MethodPending {
+		p.pending(m.Params)
+		return true
+	}
 	if m.Method != protocol.MethodInterrupt {
 		return false
 	}
@@ -58,6 +87,49 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 	}
 	p.interrupt(reason)
 	return true
+}
+
+// pending answers the runtime's question whether the request with a
+// token (a Number), or the request_async call with a success id (a
+// String), is still running (protocol.MethodPending). It looks on the
+// reading goroutine, after the request was read: one that is not being
+// answered any more has its answer written ahead of this one, so that
+// the runtime, which reads both in order, knows an answer it did not get
+// was lost. For a request, on Vim, the wake-up of its wait follows, so
+// that the wait sees the answer at once (rpc.Session.Wake). The answer is
+// written on a goroutine of its own, as Preempt must not block on a
+// write; the goroutine ends with the writes (a session that has ended
+// fails them), or is left behind by the exit.
+func (p *Plugin) pending(params []wire.Raw) {
+	var token int64
+	var sid string
+	var id any
+	var running bool
+	switch {
+	case len(params) != 1:
+	case p.codec.Unmarshal(params[0], &token) == nil:
+		id, running = token, p.sess.Answering(host.RequestID(p.meta.Host, token))
+	case p.codec.Unmarshal(params[0], &sid) == nil:
+		p.mu.Lock()
+		_, running = p.asyncs[sid]
+		p.mu.Unlock()
+		id = sid
+	}
+	if id == nil {
+		p.log.Error("bad $pending message", "params", len(params))
+		return
+	}
+	p.log.Debug("the editor asks whether a request runs", "id", id, "running", running)
+	go func() {
+		// Also while the plugin unloads: the request still waits.
+		err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{id, running})
+		if err == nil && sid == "" {
+			err = p.sess.Wake(token)
+		}
+		if err != nil {
+			p.log.Error("cannot tell the editor whether a request runs", "id", id, "err", err)
+		}
+	}()
 }
 
 func (p *Plugin) badMessage(m *wire.Message, err error) any {
@@ -150,6 +222,7 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 	if len(m.Params) != 4 {
 		p.log.Error("bad $async message", "params", len(m.Params))
+		p.asyncAnswered(p.asyncID(m))
 		return
 	}
 	var ok, fail, method string
@@ -157,6 +230,7 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 		p.codec.Unmarshal(m.Params[2], &method))
 	if err != nil {
 		p.log.Error("bad $async message", "err", err)
+		p.asyncAnswered(p.asyncID(m))
 		return
 	}
 	params, perr := p.codec.SplitList(m.Params[3])
@@ -199,6 +273,7 @@ func (p *Plugin) asyncDone() {
 // resolve answers a request_async call: its success callback gets res, or
 // its failure callback an error object made from err.
 func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
+	defer p.asyncAnswered(ok)
 	failure := func(msg string) []any {
 		return []any{ok, fail, false, map[string]any{
 			"name":    "VigorError",

@@ -70,6 +70,12 @@ type Plugin struct {
 	// unload waits for the running ones, and the wait is on a channel.
 	asyncRunning int
 	asyncIdle    chan struct{}
+	// asyncs holds the success ids of the request_async calls that have
+	// been read and not yet answered, for $pending (pending). An id goes
+	// in on the reading goroutine (bind), before the next message is
+	// read, and out after its answer has been written (resolve), or when
+	// the call was not readable.
+	asyncs map[string]struct{}
 
 	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once

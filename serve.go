@@ -136,6 +136,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		codec:     codec,
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
+		asyncs:    make(map[string]struct{}),
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}
@@ -161,6 +162,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Large:      func() { release.Reset(releaseDelay) },
 		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
 		Observe:    p.rtt.observe,
+		Wake:       host.Wake(codec),
 	})
 	p.ed = host.New(hostName, p.sess, codec)
 

@@ -140,25 +140,137 @@ func TestProcessEndMessages(t *testing.T) {
 	})
 }
 
-// What a plugin writes on its channel that Neovim cannot read makes
-// Neovim close the channel; the call says so, and the plugin is restarted.
-// (Vim drops such input without a word, and the runtime cannot see it.)
+// editorName is the editor's name as the runtime's messages give it.
+func editorName(ed *editortest.Editor) string {
+	if ed.Kind == "nvim" {
+		return "Neovim"
+	}
+	return "Vim"
+}
+
+// garbageFails calls hafault.garbage, which writes what the editor cannot
+// read into its channel, then answers: the call fails within a few
+// seconds, saying that the editor could not read what the plugin sent
+// and that the plugin is restarted. (Neovim closes the channel; Vim drops
+// what it read, the answer with it, and the runtime finds out by asking
+// the plugin whether it answered.)
+func garbageFails(t *testing.T, ed *editortest.Editor) {
+	t.Helper()
+	start := time.Now()
+	_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'garbage', [])`)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.garbage: ") ||
+		!strings.Contains(err.Error(), "the plugin sent something that "+editorName(ed)+" ") ||
+		!strings.Contains(err.Error(), "; it is restarted") {
+		t.Fatalf("%s: garbage: %v", ed.Kind, err)
+	}
+	t.Logf("%s: the call failed after %v: %v", ed.Kind, took.Round(time.Millisecond), err)
+	if took > 5*time.Second {
+		t.Errorf("%s: the call took %v to fail", ed.Kind, took)
+	}
+}
+
+// restartedAfterGarbage checks that hafault, whose process was pid, was
+// restarted as after a crash, saying why, and takes calls again, and that
+// the other plugin still works.
+func restartedAfterGarbage(t *testing.T, ed *editortest.Editor, pid int) {
+	t.Helper()
+	if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+		t.Fatalf("%s: not restarted", ed.Kind)
+	}
+	if v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'echo', ['again'])`); err != nil || v != "again" {
+		t.Fatalf("%s: echo after the restart: %v, %v", ed.Kind, v, err)
+	}
+	pidOf(t, ed, "hasib")
+	if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process sent something that "+editorName(ed)+" ") ||
+		!strings.Contains(m, "; restarting (1 of 3)") {
+		t.Errorf("%s: messages: %s", ed.Kind, m)
+	}
+}
+
+// haLoaded waits for hafault and hasib and returns hafault's process id.
+func haLoaded(t *testing.T, ed *editortest.Editor) int {
+	t.Helper()
+	waitLoaded(t, ed, "hafault")
+	waitLoaded(t, ed, "hasib")
+	return pidOf(t, ed, "hafault")
+}
+
+// haAsync calls hafault's method with vigor#request_async: g:ha_async
+// becomes "ok: " and the result, or the failure's message.
+func haAsync(t *testing.T, ed *editortest.Editor, method string) {
+	t.Helper()
+	ed.MustExec(t, "let g:ha_async = ''")
+	ed.MustExec(t, `call vigor#request_async('hafault', '`+method+`', [], {v -> execute('let g:ha_async = "ok: " . v')}, {e -> execute('let g:ha_async = e.message')})`)
+}
+
+// What a plugin writes on its channel that the editor cannot read loses
+// the answer to the call under way: the call fails within a few seconds,
+// saying so, and the plugin is restarted as after a crash.
 func TestGarbageOnChannel(t *testing.T) {
 	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
-		if ed.Kind != "nvim" {
-			return
+		pid := haLoaded(t, ed)
+		garbageFails(t, ed)
+		restartedAfterGarbage(t, ed, pid)
+	})
+}
+
+// The same while another goroutine of the plugin keeps calling the
+// editor (a request_async handler): the calls of both end, and the
+// plugin is restarted once.
+func TestGarbageWhileReentering(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		pid := haLoaded(t, ed)
+		ed.MustExec(t, "let g:ha_reentered = 0")
+		haAsync(t, ed, "reenter")
+		ed.WaitFor(t, "g:ha_reentered > 5", 10*time.Second)
+		garbageFails(t, ed)
+		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
+		// Its call to the editor fails as the channel closes, or it
+		// fails as the plugin unloads or exits.
+		if v := ed.MustEval(t, "g:ha_async").(string); !strings.Contains(v, "unload") && !strings.Contains(v, "before it answered") &&
+			!strings.Contains(v, "the editor closed the channel") {
+			t.Errorf("%s: the request_async handler ended with %q", ed.Kind, v)
 		}
+		restartedAfterGarbage(t, ed, pid)
+	})
+}
+
+// A request_async call whose answer the editor cannot read fails too: its
+// failure callback runs within a few seconds, saying why, and the plugin
+// is restarted.
+func TestGarbageAsync(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		pid := haLoaded(t, ed)
+		start := time.Now()
+		haAsync(t, ed, "garbage")
+		ed.WaitFor(t, "g:ha_async != ''", 15*time.Second)
+		v := ed.MustEval(t, "g:ha_async").(string)
+		t.Logf("%s: the failure callback ran after %v: %s", ed.Kind, time.Since(start).Round(time.Millisecond), v)
+		if !strings.Contains(v, "sent something that "+editorName(ed)+" ") {
+			t.Errorf("%s: request_async ended with %q", ed.Kind, v)
+		}
+		restartedAfterGarbage(t, ed, pid)
+	})
+}
+
+// A handler that runs for several seconds, longer than the runtime waits
+// before it asks the plugin whether the call is still running, still
+// answers, and the plugin keeps running.
+func TestLongHandlerAnswers(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "hafault")
 		pid := pidOf(t, ed, "hafault")
-		_, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'garbage', [])`)
-		if err == nil || !strings.Contains(err.Error(), "[vigor] hafault.garbage: Neovim closed the channel during the call: the plugin sent something that Neovim rejected") {
-			t.Fatalf("%s: garbage: %v", ed.Kind, err)
+		start := time.Now()
+		v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'sleep', [3500])`)
+		if err != nil || v != int64(3500) {
+			t.Fatalf("%s: sleep: %v, %v", ed.Kind, v, err)
 		}
-		if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
-			t.Fatalf("%s: not restarted", ed.Kind)
+		if took := time.Since(start); took < 3500*time.Millisecond {
+			t.Errorf("%s: sleep returned after %v", ed.Kind, took)
 		}
-		if m := ed.Messages(t); !strings.Contains(m, "[vigor] hafault: the process sent something that Neovim rejected (not msgpack-RPC, or a reply out of order), and Neovim closed its channel; restarting (1 of 3)") {
-			t.Errorf("%s: messages: %s", ed.Kind, m)
+		if pid2 := pidOf(t, ed, "hafault"); pid2 != pid {
+			t.Errorf("%s: the plugin was restarted (pid %d, then %d); messages: %s", ed.Kind, pid, pid2, ed.Messages(t))
 		}
 	})
 }
@@ -205,4 +317,23 @@ func TestClosedChannelHungIsKilled(t *testing.T) {
 			t.Errorf("%s: messages: %s", ed.Kind, m)
 		}
 	})
+}
+
+// In a real terminal (where Vim's calls come as channel commands), CTRL-C
+// stops a request that has run long enough for the runtime to ask the
+// plugin whether it still runs it, and a reply that Vim drops fails its
+// call on the screen.
+func TestLongAndLostRequestsOnScreen(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("ha")...)
+			tm.waitLoaded("hafault")
+			tm.interrupt(":echo vigor#request('hafault', 'sleep', [30000])", 2500*time.Millisecond, "[vigor] hafault.sleep: interrupted (CTRL-C)")
+			tm.keys("Enter", ":echo vigor#request('hafault', 'garbage', [])", "Enter")
+			if s := tm.waitScreen("Exception not caught: [vigor] hafault.garbage: ", 10*time.Second); strings.Contains(s, "E906") {
+				t.Errorf("%s: the screen shows E906:\n%s", kind, s)
+			}
+		})
+	}
 }

@@ -96,6 +96,21 @@ func (tm *term) waitScreen(want string, timeout time.Duration) string {
 	}
 }
 
+// interrupt types the command line cmd, presses CTRL-C after wait, and
+// checks that the screen shows want within 2 s; it returns the screen.
+func (tm *term) interrupt(cmd string, wait time.Duration, want string) string {
+	tm.t.Helper()
+	tm.keys(cmd, "Enter")
+	time.Sleep(wait)
+	start := time.Now()
+	tm.keys("C-c")
+	s := tm.waitScreen(want, 5*time.Second)
+	if d := time.Since(start); d > 2*time.Second {
+		tm.t.Fatalf("%s: CTRL-C took %s to stop the request", tm.kind, d)
+	}
+	return s
+}
+
 // CTRL-C stops a synchronous vigor#request at once, in a real terminal,
 // and the handler's context is cancelled with the interrupt as its cause.
 func TestCtrlCStopsRequest(t *testing.T) {
@@ -104,14 +119,7 @@ func TestCtrlCStopsRequest(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("hard")...)
 			tm.waitLoaded("vhard")
-			tm.keys(":echo vigor#request('vhard', 'wait', ['ctrlc', 30000])", "Enter")
-			time.Sleep(500 * time.Millisecond)
-			start := time.Now()
-			tm.keys("C-c")
-			s := tm.waitScreen("[vigor] vhard.wait: interrupted (CTRL-C)", 5*time.Second)
-			if d := time.Since(start); d > 2*time.Second {
-				t.Fatalf("%s: CTRL-C took %s to stop the request", kind, d)
-			}
+			s := tm.interrupt(":echo vigor#request('vhard', 'wait', ['ctrlc', 30000])", 500*time.Millisecond, "[vigor] vhard.wait: interrupted (CTRL-C)")
 			t.Logf("%s screen after CTRL-C:\n%s", kind, s)
 			tm.keys("Enter", ":echo 'cause: ' . vigor#request('vhard', 'cause', ['ctrlc'])", "Enter")
 			tm.waitScreen("cause: interrupted by vigor#interrupt(): CTRL-C stopped vigor#request()", 10*time.Second)

@@ -153,6 +153,28 @@ func NewCodec(host, vimCalls string, r interface{ Read([]byte) (int, error) }) (
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }
 
+// RequestID is the session's id of the request with token of
+// vigor#request() on host: on Vim the token itself, on Neovim, where the
+// request comes as protocol.MethodRequest, the id the codec gives it,
+// -token.
+func RequestID(host string, token int64) int64 {
+	if host == "nvim" {
+		return -token
+	}
+	return token
+}
+
+// Wake returns what writes the wake-up of the runtime's wait for the
+// answer to a request (rpc.Options.Wake): on Vim, whose wait ends only on
+// a wake-up and which drops input it cannot read, the codec's [id, 0];
+// nil for Neovim, which closes a channel that sends what it cannot read.
+func Wake(c wire.Codec) func(b []byte, id int64) []byte {
+	if vc, ok := c.(*vimjson.Codec); ok && vc.ReplyFunc != "" {
+		return vc.AppendWake
+	}
+	return nil
+}
+
 // PollWrites reports whether the plugin writes its channel to host through
 // Go's runtime poller, from a non-blocking descriptor.
 //

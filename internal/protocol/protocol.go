@@ -59,6 +59,23 @@ const (
 	// Neovim closes the channel when nested requests are answered out of
 	// order; see docs/ARCHITECTURE.md, "Requests".
 	MethodRequest = "$request"
+	// MethodPending asks whether the request with a token of
+	// vigor#request() is still running: a notification [token], answered
+	// by notifying FuncPending(token, running), then on Vim the wake-up
+	// [token, 0] that ends the request's wait. running is true from the
+	// moment the plugin read the request (also while the request waits to
+	// start) until its answer has been written; after that, or for a
+	// token it never read, false. The runtime sends it on Vim only, after
+	// a request has waited for a second, and again every second, or at
+	// once after a wake-up without the answer (the SDK writes the
+	// wake-ups of its answers again while it keeps calling Vim): Vim
+	// drops what it reads on a channel that is not JSON, an answer with
+	// it, without a word, and the answer to the probe, written after the
+	// request's answer, tells that an answer was lost. The same with
+	// [success_id] asks about a request_async call (MethodAsync), from
+	// the moment the plugin read it until its FuncResolve was written;
+	// that answer has no wake-up. See docs/ARCHITECTURE.md, "Requests".
+	MethodPending = "$pending"
 )
 
 // The unload budget. The runtime sends MethodUnload with [budget]: the
@@ -102,6 +119,8 @@ const (
 	// MethodRequest, on Vim to a request [token, [method, params]] (there it
 	// is followed by the wake-up response [token, 0]).
 	FuncReply = "vigor#_internal#host#reply" // (token, [result, error])
+	// FuncPending takes the answer to MethodPending.
+	FuncPending = "vigor#_internal#host#pending" // (token or success_id, running)
 
 	// Vim only (autoload/vigor/_internal/api/vim.vim). FuncVimOnCall is the
 	// job's channel callback: it runs each call [-id, fn, args] that the

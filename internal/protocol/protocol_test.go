@@ -177,7 +177,11 @@ func TestEnvMatchesSpawn(t *testing.T) {
 
 // The runtime sends the reserved methods by the names the SDK expects.
 func TestMethodsSentByRuntime(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim") + readRuntime(t, "vigor/health.vim")
+	files := []string{"vigor/_internal/plugin.vim", "vigor.vim", "vigor/health.vim", "vigor/_internal/request.vim"}
+	var src string
+	for _, f := range files {
+		src += readRuntime(t, f)
+	}
 	methods := constants(t, "Method")
 	for _, c := range sortedKeys(methods) {
 		m := methods[c]
@@ -185,7 +189,7 @@ func TestMethodsSentByRuntime(t *testing.T) {
 			t.Errorf("protocol.%s = %q does not start with the reserved prefix %q", c, m, ReservedPrefix)
 		}
 		if !strings.Contains(src, "'"+m+"'") {
-			t.Errorf("protocol.%s = %q, but none of autoload/vigor.vim, autoload/vigor/_internal/plugin.vim and autoload/vigor/health.vim sends '%s'", c, m, m)
+			t.Errorf("protocol.%s = %q, but none of %s (under autoload/) sends '%s'", c, m, strings.Join(files, ", "), m)
 		}
 	}
 }

@@ -76,6 +76,12 @@ type Options struct {
 	// Observe, if set, is told how long each Call that got its answer
 	// took, on the calling goroutine. It must not block.
 	Observe func(time.Duration)
+	// Wake, if set, appends to b the message that ends the peer's wait
+	// for the answer to its request id, for a peer that may drop input
+	// it cannot read, answers included (Vim's wake-up [id, 0]). The
+	// session writes it for Wake, and reminds the peer of the answers it
+	// wrote: see "Reminders" above Session.
+	Wake func(b []byte, id int64) []byte
 }
 
 // LargeMessage is the size from which a message is large (Options.Large).
@@ -155,19 +161,53 @@ type response struct {
 //     ended (resumeRun); while a direct read is under way, it waits for
 //     that read's end (awaitRead), not on a timer.
 
+// Reminders (Options.Wake). A peer that drops input it cannot read, an
+// answer with it, learns of the loss by asking whether a request is still
+// being answered (Answering, from Preempt), once its wait for the answer
+// gets the time to ask. Vim's wait is a read of the channel for the
+// answer's wake-up, which starts again whenever anything arrives on the
+// channel: while this side keeps calling, the wait never ends. So the
+// session remembers the peer's requests that it answered since it last
+// read a request from the peer (unconfirmed), and a second after the
+// first of them (remindTimer), if it has written calls or notifications
+// of its own since the last answer or look (sent), it writes their
+// wake-ups again, and looks again a second later. A peer that got the
+// answers drops those; one that waits for one of them gets the time to
+// ask. A new request from the peer, or a second without calls of ours,
+// clears the list. That costs a busy session at most one small write a
+// second, and an idle one nothing. It is best effort: an answer written
+// while the timer's function runs may go without reminders.
+
 // Session is one RPC connection.
 type Session struct {
 	codec wire.Codec
 	w     io.Writer
 	opts  Options
 
-	wmu  sync.Mutex // guards w, wbuf and the codec's encoder
+	wmu  sync.Mutex // guards w, wbuf, sent and the codec's encoder
 	wbuf []byte
+	sent bool // a call or notification of ours was written since the last answer or reminder (Reminders)
 
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan response
 	err     error // set once the session has ended
+	// answering holds the ids of the peer's requests that have been read
+	// and not yet answered (Answering). An id goes in on the goroutine
+	// that read the request, before it reads the next message, and out
+	// only after its response has been written: so once a message that
+	// came after the request has been read, an id that is not here has
+	// its response written, ahead of anything written from then on.
+	answering map[int64]struct{}
+	// unconfirmed, remindOn and remindTimer are the reminders' (see
+	// Reminders): the peer's requests answered since a request was last
+	// read, at most maxUnconfirmed of them; remindOn is true while the
+	// timer is armed: answered arms it, and the timer's function and
+	// shutdown disarm it.
+	unconfirmed []int64
+	remindOn    bool
+	remindTimer *time.Timer
+	remindAfter time.Duration
 
 	pmu  sync.Mutex
 	idle []chan job // workers waiting for a request
@@ -223,22 +263,28 @@ const idleDelay = 2 * time.Millisecond
 // start it.
 func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 	s := &Session{
-		codec:     codec,
-		w:         w,
-		opts:      opts,
-		pending:   make(map[int64]chan response),
-		nwake:     make(chan struct{}, 1),
-		done:      make(chan struct{}),
-		ack:       make(chan struct{}, 1),
-		readDone:  make(chan struct{}, 1),
-		resume:    make(chan struct{}, 1),
-		idleDelay: idleDelay,
+		codec:       codec,
+		w:           w,
+		opts:        opts,
+		pending:     make(map[int64]chan response),
+		answering:   make(map[int64]struct{}),
+		nwake:       make(chan struct{}, 1),
+		done:        make(chan struct{}),
+		ack:         make(chan struct{}, 1),
+		readDone:    make(chan struct{}, 1),
+		resume:      make(chan struct{}, 1),
+		idleDelay:   idleDelay,
+		remindAfter: remindAfter,
 	}
 	// Set here, not in Run: a caller that reads its own reply may start a
 	// handler before Run has begun.
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if _, ok := codec.(buffered); ok {
 		s.dir = newDirect(opts.Input)
+	}
+	if opts.Wake != nil {
+		s.remindTimer = time.AfterFunc(time.Hour, s.remind)
+		s.remindTimer.Stop()
 	}
 	if s.dir != nil {
 		s.wakeUp = s.dir.wakeUp
@@ -474,7 +520,7 @@ func (s *Session) dispatch(m *wire.Message) {
 		s.deliver(m)
 	case wire.Request:
 		j := s.bind(m)
-		if s.waiting() || s.queueIdle() {
+		if s.received(m.ID) || s.queueIdle() {
 			s.startRequest(j)
 			return
 		}
@@ -494,11 +540,84 @@ func (s *Session) bind(m *wire.Message) job {
 	return job{m, s.opts.Bind(m)}
 }
 
-// waiting reports whether one of our calls awaits the peer's answer.
-func (s *Session) waiting() bool {
+// received notes that the peer's request id has been read (answering),
+// and reports whether one of our calls awaits the peer's answer.
+func (s *Session) received(id int64) (waiting bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.answering[id] = struct{}{}
+	s.unconfirmed = s.unconfirmed[:0]
 	return len(s.pending) > 0
+}
+
+// answered notes that the response to the peer's request id has been
+// written.
+func (s *Session) answered(id int64) {
+	s.mu.Lock()
+	delete(s.answering, id)
+	if s.opts.Wake != nil && len(s.unconfirmed) < maxUnconfirmed {
+		s.unconfirmed = append(s.unconfirmed, id)
+		if !s.remindOn && s.err == nil {
+			s.remindOn = true
+			s.remindTimer.Reset(s.remindAfter)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// remindAfter is how long after an answer the session first reminds the
+// peer of it, and then the time between reminders (see Reminders).
+const remindAfter = time.Second
+
+// maxUnconfirmed bounds the answers that a reminder names.
+const maxUnconfirmed = 64
+
+// remind runs on the reminder timer's goroutine: it writes the wake-ups of
+// the unconfirmed answers if calls of ours went out since the last time,
+// and arms the timer again; otherwise it clears them and stops.
+func (s *Session) remind() {
+	s.wmu.Lock()
+	sent := s.sent
+	s.sent = false
+	s.wmu.Unlock()
+	s.mu.Lock()
+	if !sent || len(s.unconfirmed) == 0 || s.err != nil {
+		s.unconfirmed = s.unconfirmed[:0]
+		s.remindOn = false
+		s.mu.Unlock()
+		return
+	}
+	ids := append([]int64(nil), s.unconfirmed...)
+	s.remindTimer.Reset(s.remindAfter)
+	s.mu.Unlock()
+	_ = s.Wake(ids...)
+}
+
+// Wake writes the peer's wake-ups for its requests ids (Options.Wake),
+// or nothing without Options.Wake.
+func (s *Session) Wake(ids ...int64) error {
+	if s.opts.Wake == nil || len(ids) == 0 {
+		return nil
+	}
+	return s.write(writeWake, func(b []byte) ([]byte, error) {
+		for _, id := range ids {
+			b = s.opts.Wake(b, id)
+		}
+		return b, nil
+	})
+}
+
+// Answering reports whether the peer's request id has been read and its
+// response not yet written: it is waiting to start, running, or being
+// answered. Called after a later message of the peer has been read (from
+// Options.Preempt, say), false means that the response has been written,
+// ahead of whatever is written after the call, or that no request id was
+// read. The peer's ids must be unique among its requests under way.
+func (s *Session) Answering(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.answering[id]
+	return ok
 }
 
 // queueIdle reports whether no notification is queued or running, so that
@@ -536,6 +655,7 @@ func (s *Session) worker(j job) {
 	for {
 		res := s.opts.Handler.Request(j.ctx, j.m)
 		_ = s.Respond(j.m.ID, res)
+		s.answered(j.m.ID)
 		s.resumeRun()
 		// An idle worker keeps nothing of the request it answered (a
 		// large one's params would stay in memory).
@@ -638,12 +758,19 @@ func (s *Session) send(ch chan response, m *wire.Message) {
 	runtime.Gosched()
 }
 
-func (s *Session) shutdown(reason error) {
+// closedErr is the error of calls that the end of the stream (reason, the
+// read's error) cut off.
+func closedErr(reason error) error {
 	if reason == nil || errors.Is(reason, io.EOF) || errors.Is(reason, io.ErrUnexpectedEOF) {
-		reason = fmt.Errorf("%w: the editor closed the channel", ErrClosed)
+		return fmt.Errorf("%w: the editor closed the channel", ErrClosed)
 	} else if !errors.Is(reason, ErrClosed) {
-		reason = fmt.Errorf("%w: %w", ErrClosed, reason)
+		return fmt.Errorf("%w: %w", ErrClosed, reason)
 	}
+	return reason
+}
+
+func (s *Session) shutdown(reason error) {
+	reason = closedErr(reason)
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
@@ -652,6 +779,10 @@ func (s *Session) shutdown(reason error) {
 	s.err = reason
 	pending := s.pending
 	s.pending = nil
+	if s.remindOn {
+		s.remindTimer.Stop()
+		s.remindOn = false
+	}
 	s.mu.Unlock()
 	for _, ch := range pending {
 		ch <- response{err: reason}
@@ -690,7 +821,7 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	if s.opts.Observe != nil {
 		start = time.Now()
 	}
-	if err := s.write(func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
+	if err := s.write(writeOurs, func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
 		s.forget(id)
 		return nil, err
 	}
@@ -805,7 +936,7 @@ func (s *Session) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok
 			}
 			// Run meets the same end of input and shuts the session down.
 			s.forget(id)
-			return nil, true, fmt.Errorf("%w: %w", ErrClosed, rerr)
+			return nil, true, closedErr(rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
 			s.forget(id)
@@ -851,7 +982,7 @@ func (s *Session) Notify(ctx context.Context, method string, params []any) error
 	if s.opts.Trace != nil {
 		s.opts.Trace(false, &wire.Message{Kind: wire.Notification, Method: method}, params)
 	}
-	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendNotification(b, method, params) })
+	return s.write(writeOurs, func(b []byte) ([]byte, error) { return s.codec.AppendNotification(b, method, params) })
 }
 
 // Respond answers the peer's request id.
@@ -859,16 +990,32 @@ func (s *Session) Respond(id int64, result any) error {
 	if s.opts.Trace != nil {
 		s.opts.Trace(false, &wire.Message{Kind: wire.Response, ID: id}, result)
 	}
-	return s.write(func(b []byte) ([]byte, error) { return s.codec.AppendResponse(b, id, result) })
+	return s.write(writeAnswer, func(b []byte) ([]byte, error) { return s.codec.AppendResponse(b, id, result) })
 }
 
 // maxKeptBuffer is the largest write buffer kept between messages; a larger
 // one (after a big payload) is dropped so that an idle plugin stays small.
 const maxKeptBuffer = 1 << 20
 
-func (s *Session) write(appendFn func([]byte) ([]byte, error)) error {
+// writeKind says what a write is, for the reminders (Reminders).
+type writeKind uint8
+
+const (
+	writeOurs   writeKind = iota // a call or notification of ours
+	writeAnswer                  // an answer to the peer's request
+	writeWake                    // wake-ups (Wake)
+)
+
+// write writes what appendFn appends.
+func (s *Session) write(kind writeKind, appendFn func([]byte) ([]byte, error)) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	switch kind {
+	case writeOurs:
+		s.sent = true
+	case writeAnswer:
+		s.sent = false
+	}
 	b, err := appendFn(s.wbuf[:0])
 	if err != nil {
 		s.keep(b)

@@ -750,6 +750,134 @@ func TestPreempt(t *testing.T) {
 	})
 }
 
+// Answering tells a request that waits to start (behind a notification)
+// and one that runs from one that has been answered, when asked from
+// Preempt, after the request was read.
+func TestAnswering(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		noteIn, noteOut := make(chan struct{}), make(chan struct{})
+		reqIn, reqOut := make(chan struct{}), make(chan struct{})
+		h := &handler{
+			notify: func(ctx context.Context, s *rpc.Session, m *wire.Message) {
+				close(noteIn)
+				<-noteOut
+			},
+			request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+				close(reqIn)
+				<-reqOut
+				return "done"
+			},
+		}
+		answers := make(chan bool, 1)
+		var sess atomic.Pointer[rpc.Session]
+		opts := rpc.Options{Preempt: func(m *wire.Message) bool {
+			if m.Method != "probe" {
+				return false
+			}
+			var id int64
+			if err := sess.Load().Codec().Unmarshal(m.Params[0], &id); err != nil {
+				t.Errorf("probe: %v", err)
+			}
+			answers <- sess.Load().Answering(id)
+			return true
+		}}
+		e := start(t, cc, h, opts)
+		sess.Store(e.sess)
+		probe := func(id int64) bool {
+			t.Helper()
+			e.ed.notify("probe", id)
+			return recv(t, answers, "the probe's answer")
+		}
+		if probe(5) {
+			t.Error("request 5, never sent, is being answered")
+		}
+		e.ed.notify("block")
+		recv(t, noteIn, "the notification to start")
+		e.ed.request(5, "r")
+		if !probe(5) {
+			t.Error("request 5, waiting behind a notification, is not being answered")
+		}
+		close(noteOut)
+		recv(t, reqIn, "the request to start")
+		if !probe(5) {
+			t.Error("request 5, running, is not being answered")
+		}
+		close(reqOut)
+		e.ed.expectResponse(5)
+		// The response is written just before the session notes it.
+		for deadline := time.Now().Add(timeout); probe(5); {
+			if time.Now().After(deadline) {
+				t.Fatal("request 5, answered, is still being answered")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+}
+
+// Reminders: while the session keeps writing calls of its own, it writes
+// the wake-ups of the answers it wrote since it last read a request, every
+// remindAfter; without calls of its own it writes none, and once a new
+// request has come, it names only the answers after it.
+func TestReminders(t *testing.T) {
+	forEachReader(t, codecs[0], func(t *testing.T, cc codecCase) {
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any { return "ok" }}
+		e := start(t, cc, h, rpc.Options{Wake: vimjson.New(strings.NewReader("")).AppendWake})
+		rpc.SetRemindAfter(e.sess, 20*time.Millisecond)
+		e.ed.request(1, "r")
+		e.ed.expectResponse(1)
+		select {
+		case f := <-e.ed.frames:
+			t.Fatalf("without calls of its own, the session wrote %s %d", f.kind, f.id)
+		case <-time.After(100 * time.Millisecond):
+		}
+		e.ed.request(2, "r")
+		e.ed.expectResponse(2)
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(2 * time.Millisecond):
+					_ = e.sess.Notify(context.Background(), "tick", nil)
+				}
+			}
+		}()
+		defer func() { close(stop); <-stopped }()
+		// wakes reads frames until it has seen n wake-ups, and returns
+		// their ids; a response to the request answered is not one.
+		wakes := func(n int, answered int64) []int64 {
+			t.Helper()
+			var ids []int64
+			for len(ids) < n {
+				f := e.ed.next()
+				if f.kind != wire.Response {
+					continue
+				}
+				if string(f.result) == "0" {
+					ids = append(ids, f.id)
+				} else if f.id != answered {
+					t.Fatalf("response %d (%s), want a wake-up", f.id, f.result)
+				}
+			}
+			return ids
+		}
+		if got := wakes(2, 0); !reflect.DeepEqual(got, []int64{2, 2}) {
+			t.Errorf("wake-ups %v, want [2 2]", got)
+		}
+		e.ed.request(3, "r")
+		// One reminder of 2 may have been on its way.
+		got := wakes(3, 3)
+		if got[0] == 2 {
+			got = append(got[1:], wakes(1, 3)...)
+		}
+		if !reflect.DeepEqual(got, []int64{3, 3, 3}) {
+			t.Errorf("wake-ups after request 3 %v, want [3 3 3]", got)
+		}
+	})
+}
+
 func TestCallCanceled(t *testing.T) {
 	forEachCodec(t, func(t *testing.T, cc codecCase) {
 		e := start(t, cc, nil, rpc.Options{})

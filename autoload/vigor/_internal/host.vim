@@ -107,6 +107,27 @@ function! vigor#_internal#host#replies() abort
   return s:replies
 endfunction
 
+" Vim only: the requests that asked their plugin whether it still runs
+" them (protocol.MethodPending, vigor#_internal#request#probe()), by
+" token, and the request_async calls, by success id: -1 until an answer
+" comes, then 1 (running) or 0 (answered); 2 once the asker has seen
+" "running". A request removes its token when its wait ends, the
+" request_async timer the ids of calls that ended; later answers are
+" dropped.
+let s:probes = {}
+
+" Called by the plugin (protocol.FuncPending): whether it still runs the
+" request of {token} (or the request_async call of that success id).
+function! vigor#_internal#host#pending(token, running) abort
+  if has_key(s:probes, a:token)
+    let s:probes[a:token] = a:running ? 1 : 0
+  endif
+endfunction
+
+function! vigor#_internal#host#probes() abort
+  return s:probes
+endfunction
+
 " A request that will not take its answer (its wait ended): the answer is
 " dropped when it comes.
 function! vigor#_internal#host#abandon(token) abort

@@ -513,6 +513,22 @@ function! vigor#_internal#plugin#on_closed(name, instance, ...) abort
   endif
 endfunction
 
+" Vim only: the plugin said that it had answered the request {id} (of
+" {method}: a vigor#request() token, or a request_async success id), and
+" the answer never came: Vim dropped it with input of the channel that
+" was not JSON (vigor#_internal#request#probe()). The channel cannot be
+" trusted any more: the plugin is gone (s:gone).
+function! vigor#_internal#plugin#on_lost(name, instance, method, id) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'loaded' || l:p.handle is v:null || has_key(l:p.handle, 'closed')
+    return
+  endif
+  call s:log(l:p, [printf('the answer to %s (request %s) was lost: Vim dropped input of the channel that was not JSON; restarting the plugin',
+        \ a:method, a:id)])
+  call s:gone(l:p, 'sent something that Vim could not read (not JSON), and Vim dropped it with a reply',
+        \ 'the reply was lost: the plugin sent something that Vim could not read (not JSON) on its channel, and Vim dropped it with the reply; it is restarted, so call again')
+endfunction
+
 " What the runtime tells about a plugin whose SDK wrote {line} (its
 " channel ended, and it did not close it): [for the crash warning, for a
 " call under way], or [] for another line.
@@ -718,6 +734,10 @@ function! s:send(p, msg) abort
       call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
       let a:p.inflight[a:msg[1]] = [a:msg[2], a:msg[3]]
       let s:async_owner[a:msg[1]] = a:p.name
+      if !has('nvim')
+        " Vim may drop the answer: request.vim asks about it.
+        call vigor#_internal#request#watch_async()
+      endif
     endif
   catch /^Vim\%((\a\+)\)\=:E\%(475\|630\|631\|906\|912\):/
     " The channel closed before the process exit was seen (a crash): keep

@@ -14,6 +14,10 @@ let s:DEPTH_CHECK = 8
 " what that calls.
 let s:DEPTH_RESERVE = 8
 
+" Vim: requests that ask their plugin whether it still runs them
+" (vigor#_internal#request#probe()), shared with host.vim.
+let s:probes = vigor#_internal#host#probes()
+
 function! vigor#_internal#request#state() abort
   return s:state
 endfunction
@@ -170,6 +174,112 @@ function! s:ended(p, handle) abort
     endif
   endif
   return get(a:handle, 'ended', 'the plugin''s channel closed during the call')
+endfunction
+
+" How long a request on Vim waits, in seconds, before it asks its plugin
+" whether it still runs it, and between two such questions.
+let s:PROBE_AFTER = 1.0
+
+" Vim only: the slow path of a request whose answer has not come
+" (vigor#request() in _internal/vim9/autoload/vigor.vim calls this after
+" each read of its wait but the first, and after a wake-up without the
+" answer). Vim drops what it reads on a channel that is not JSON, an
+" answer with it, and tells no one; so the request asks the plugin whether
+" it still runs it ($pending), and the plugin answers with a call of
+" host#pending() and a wake-up, behind the answer to the request if it
+" has written that. Vim runs what comes on a channel in order: a plugin
+" that says it has answered, when the answer has not come, sent an answer
+" that Vim dropped, and its channel cannot be trusted. The plugin is then
+" gone (plugin#on_lost), which ends the wait with the reason. It asks
+" first a second after its first read, or at once after a wake-up without
+" the answer (the SDK sends the wake-ups of its answers again while it
+" keeps calling Vim, whose ch_read() does not end then: rpc, "Reminders");
+" again a second after an answer "still running" (a handler may run as
+" long as it likes), and a second after a question that got no answer
+" (more input that Vim dropped). {since} is when the clock started
+" ([] before the first call); returns when it starts again.
+function! vigor#_internal#request#probe(p, method, handle, token, since, woke) abort
+  let l:state = get(s:probes, a:token, -2)
+  if l:state == 0
+    call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, a:method, a:token)
+    return a:since
+  elseif l:state == 1
+    " Still running: ask again in a second.
+    let s:probes[a:token] = 2
+    return reltime()
+  endif
+  let l:now = reltime()
+  if empty(a:since)
+    if !a:woke
+      return l:now
+    endif
+  elseif reltimefloat(reltime(a:since, l:now)) < s:PROBE_AFTER && (l:state != -2 || !a:woke)
+    return a:since
+  endif
+  let s:probes[a:token] = -1
+  try
+    call vigor#_internal#host#notify(a:handle, '$pending', [a:token])
+  catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+    " The channel has closed: the wait sees that.
+  endtry
+  return l:now
+endfunction
+
+" Vim only: request_async calls whose answer Vim may have dropped are
+" found as vigor#request() finds its own (request#probe()), by their
+" success ids: while calls are under way, a timer asks, once a second,
+" about each that has been under way for a tick. The timer runs only while
+" there are some (a call sent starts it: watch_async()).
+let s:async_timer = -1
+" The success ids of the calls under way at the last tick.
+let s:async_seen = {}
+
+function! vigor#_internal#request#watch_async() abort
+  " (A timer whose callback failed again and again is gone.)
+  if s:async_timer == -1 || empty(timer_info(s:async_timer))
+    let s:async_timer = timer_start(float2nr(s:PROBE_AFTER * 1000), function('s:async_tick'), {'repeat': -1})
+  endif
+endfunction
+
+function! s:async_tick(_timer) abort
+  let l:seen = {}
+  for l:p in values(vigor#_internal#plugin#all())
+    if empty(l:p.inflight)
+      continue
+    endif
+    let l:usable = l:p.state ==# 'loaded' && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
+    for [l:sid, l:rest] in items(l:p.inflight)
+      let l:seen[l:sid] = 1
+      if !l:usable || !has_key(s:async_seen, l:sid)
+        continue
+      endif
+      let l:state = get(s:probes, l:sid, -2)
+      if l:state == 0
+        call vigor#_internal#plugin#on_lost(l:p.name, l:p.instance, l:rest[1], l:sid)
+        break
+      elseif l:state == 1
+        " Still running: ask again at the next tick.
+        let s:probes[l:sid] = 2
+        continue
+      endif
+      let s:probes[l:sid] = -1
+      try
+        call vigor#_internal#host#notify(l:p.handle, '$pending', [l:sid])
+      catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+        " The channel has closed: the plugin fails its calls when it exits.
+      endtry
+    endfor
+  endfor
+  for l:sid in keys(s:async_seen)
+    if !has_key(l:seen, l:sid) && has_key(s:probes, l:sid)
+      call remove(s:probes, l:sid)
+    endif
+  endfor
+  let s:async_seen = l:seen
+  if empty(l:seen)
+    call timer_stop(s:async_timer)
+    let s:async_timer = -1
+  endif
 endfunction
 
 " The plugin's channel was gone when the request was to be sent, so the

@@ -369,9 +369,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 		if b, err = c.appendCall(b, 0, c.ReplyFunc, []any{id, wire.Raw(vb)}); err != nil {
 			return b, err
 		}
-		b = append(b, '[')
-		b = appendInt(b, id)
-		return append(b, ',', '0', ']', '\n'), nil
+		return c.AppendWake(b, id), nil
 	}
 	b = append(b, '[')
 	b = appendInt(b, id)
@@ -391,6 +389,17 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, ']', '\n'), nil
+}
+
+// AppendWake writes the wake-up response [id, 0] that follows an answer
+// with ReplyFunc: it ends the runtime's ch_read() for id, which then runs
+// the commands queued before it. The session writes one alone too (Wake):
+// after the answer to the runtime's protocol.MethodPending, and again for
+// answers that Vim may have dropped.
+func (c *Codec) AppendWake(b []byte, id int64) []byte {
+	b = append(b, '[')
+	b = appendInt(b, id)
+	return append(b, ',', '0', ']', '\n')
 }
 
 func (c *Codec) key() string {

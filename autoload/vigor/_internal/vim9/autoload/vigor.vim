@@ -8,6 +8,7 @@ let s:none = {'state': ''}
 let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 let s:replies = vigor#_internal#host#replies()
+let s:probes = vigor#_internal#host#probes()
 " How long the wait blocks in ch_read() at a time, in ms: the longest that
 " CTRL-C and timers wait while a request runs.
 let s:TICK = 20
@@ -22,6 +23,11 @@ let s:NO_ID = 0x7fffffff
 " (ch_read() drops a response nobody waits for) costs only time: the
 " command is never dropped, and the next turn finds the answer. ('drop':
 " 'never' would keep the response, but Vim then spins in the nested wait.)
+" A request whose answer has not come a second after its first read, or
+" that got a wake-up without the answer, asks the plugin whether it still
+" runs it, in case Vim dropped the answer (request#probe()); the clock
+" starts after that read, so that a request answered at once pays for
+" none of it.
 def vigor#request(name: any, method: any, params: any): any
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
@@ -56,22 +62,35 @@ def vigor#request(name: any, method: any, params: any): any
   endtry
   s:state.depth += 1
   var stopped = false
+  var since: list<number> = []
+  var woke: bool
   try
     while true
-      if type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
+      woke = type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
+      if woke
         ch_read(h.chan, {'id': s:NO_ID, 'timeout': 0})
       endif
       if has_key(s:replies, token) || has_key(h, 'closed')
           || ch_status(h.chan, {'part': 'out'}) != 'open'
         break
       endif
+      if woke || !empty(since)
+        since = vigor#_internal#request#probe(p, method, h, token, since, woke)
+      else
+        since = reltime()
+      endif
       sleep 1m
     endwhile
   catch /^Vim:Interrupt$/
     stopped = true
+  catch /^Vim\%((\a\+)\)\=:E906:/
+    # The channel closed between two reads: fail() says how it ended.
   finally
     s:state.depth -= 1
   endtry
+  if !empty(since) && has_key(s:probes, token)
+    remove(s:probes, token)
+  endif
   var res: any = null
   if has_key(s:replies, token)
     res = remove(s:replies, token)

@@ -1,6 +1,7 @@
 // Command hafault misbehaves on its channel: it reports the descriptors it
 // holds, closes its channel while it keeps running, and writes garbage
-// into its channel.
+// into its channel; and it has long and re-entering handlers to run
+// beside that.
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -69,16 +71,53 @@ func main() {
 		// closestop closes its channel as closechan does, then stops its
 		// process (SIGSTOP): it neither exits nor answers, until a SIGKILL.
 		p.Handle("closestop", func() error { return closeChannel(true) })
+		// quiet keeps reenter from writing while garbage writes and
+		// answers, so that its answer comes right after the garbage.
+		var quiet sync.Mutex
 		// garbage writes bytes that are no message into the channel, then
-		// answers.
+		// answers. For Vim, the start of a message that the answer cannot
+		// continue: Vim waits for the rest, reads the answer with it, and
+		// drops both. For Neovim, a byte that msgpack does not use.
 		p.Handle("garbage", func() (string, error) {
 			if rawOut < 0 {
 				return "", fmt.Errorf("no raw duplicate of the channel")
 			}
-			if _, err := syscall.Write(rawOut, []byte("\xc1\xc1garbage]]]\n")); err != nil {
+			garbage := "\xc1\xc1garbage]]]\n"
+			if os.Getenv("VIGOR_HOST") == "vim" {
+				garbage = `[1,"`
+			}
+			quiet.Lock()
+			time.AfterFunc(50*time.Millisecond, quiet.Unlock)
+			if _, err := syscall.Write(rawOut, []byte(garbage)); err != nil {
 				return "", fmt.Errorf("write: %w", err)
 			}
 			return "after garbage", nil
+		})
+		// sleep answers ms after ms milliseconds, or fails when its ctx
+		// ends.
+		p.Handle("sleep", func(ctx context.Context, ms int) (int, error) {
+			select {
+			case <-time.After(time.Duration(ms) * time.Millisecond):
+				return ms, nil
+			case <-ctx.Done():
+				return 0, context.Cause(ctx)
+			}
+		})
+		// reenter calls the editor (it increments g:ha_reentered) every
+		// 5 ms until its ctx ends, or for at most 30 s, and returns how
+		// many calls it made.
+		p.Handle("reenter", func(ctx context.Context) (int, error) {
+			n := 0
+			for end := time.Now().Add(30 * time.Second); time.Now().Before(end); n++ {
+				// Waits while garbage writes and answers.
+				quiet.Lock()
+				quiet.Unlock()
+				if err := p.Cmd(ctx, "let g:ha_reentered += 1", nil); err != nil {
+					return n, err
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			return n, nil
 		})
 		return nil
 	})
