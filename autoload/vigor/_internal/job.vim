@@ -27,12 +27,13 @@ if has('nvim')
   " s:nvim_event, and what they need lives here, removed at the exit.
   let s:jobs = {}
   " The options Dict of every jobstart(), empty between calls. Neovim keeps
-  " a reference to the options of each job that it never gives back, so
-  " that a Dict passed once, with its 'env', stays in memory until a
-  " garbage collection, which Neovim runs only after 'updatetime' without
-  " input or events. One Dict for all jobs, emptied once jobstart() has
-  " read it, leaves nothing behind. (A jobstart() inside another, from an
-  " autocmd, would find it in use and take a Dict of its own.)
+  " a reference to the options of each job that only its garbage
+  " collection frees, and it collects only after 'updatetime' without
+  " input: a Dict of its own for each job, with its 'env', would stay in
+  " memory until then. One Dict for all jobs, emptied once jobstart() has
+  " read it (Neovim has copied the callbacks and the environment), leaves
+  " nothing behind. (A start inside a jobstart(), from an autocmd, finds it
+  " in use and takes a Dict of its own.)
   let s:jobopts = {}
 
   function! vigor#_internal#job#start(cmd, opts) abort
@@ -64,9 +65,9 @@ if has('nvim')
 
   " Neovim hands output over in pieces: the first item of {data} ends the
   " line that the last piece began, and [''] is the end of the stream.
-  " Neovim keeps a reference to each {data} List that it never gives back,
-  " like the options (above): its items are moved out of it here, so that
-  " only the empty List waits for a garbage collection, not the output.
+  " Neovim keeps a reference to each {data} List that only its garbage
+  " collection frees, as for the options (above): the lines are moved out
+  " of it here, so that only the empty List waits for a collection.
   function! s:nvim_event(id, data, event) abort
     let l:job = get(s:jobs, a:id, {})
     if a:event ==# 'exit'
