@@ -46,7 +46,7 @@ func TestReloadsLeaveNoJobs(t *testing.T) {
 // and not got back (glibc's mallinfo2(), through LuaJIT's FFI), which
 // counts garbage waiting for a collection whether or not the heap had room
 // for it; elsewhere (Vim, or a Neovim without them) the RSS.
-func memoryInUse(t *testing.T, ed *editortest.Editor) (string, func() int64) {
+func memoryInUse(t testing.TB, ed *editortest.Editor) (string, func() int64) {
 	t.Helper()
 	if ed.Kind == "nvim" {
 		ed.MustExec(t, `lua _G.VigorTestHeap = function() local ffi = require('ffi'); pcall(ffi.cdef, 'struct vigor_mallinfo2 { size_t arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost; }; struct vigor_mallinfo2 mallinfo2(void);'); local m = ffi.C.mallinfo2(); return tonumber(m.uordblks + m.hblkhd) end`)
