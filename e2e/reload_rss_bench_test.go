@@ -13,8 +13,10 @@ import (
 // BenchmarkReloadRSS measures what each start of a plugin leaves in the
 // editor: the editor's RSS before and after VIGOR_RELOADS (default 2,000)
 // reloads of hbping, after 20 to warm up; it reports the growth per
-// reload. Each reload starts from the editor's main loop (a timer after
-// VigorPluginPost), as a user's does.
+// reload, and logs what memoryInUse measures too (on Neovim the heap in
+// use, garbage waiting for a collection included). Each reload starts
+// from the editor's main loop (a timer after VigorPluginPost), as a
+// user's does.
 //
 // go test -run '^$' -bench ReloadRSS -benchtime 1x -timeout 30m ./e2e/
 func BenchmarkReloadRSS(b *testing.B) {
@@ -33,12 +35,14 @@ func BenchmarkReloadRSS(b *testing.B) {
 				waitLoaded(b, ed, "hbping")
 				chainReloads(b, ed)
 				pid := ed.MustEval(b, "getpid()").(int64)
+				what, mem := memoryInUse(b, ed)
 				reloads(b, ed, 20)
-				before := rssKB(b, pid)
+				before, beforeMem := rssKB(b, pid), mem()
 				start := time.Now()
 				reloads(b, ed, n)
-				after := rssKB(b, pid)
-				b.Logf("%s: editor RSS %d KiB before %d reloads, %d KiB after (%.1f s)", kind, before, n, after, time.Since(start).Seconds())
+				after, afterMem := rssKB(b, pid), mem()
+				b.Logf("%s: editor RSS %d KiB before %d reloads, %d KiB after (%.1f s); %s %d KiB before, %d KiB after",
+					kind, before, n, after, time.Since(start).Seconds(), what, beforeMem/1024, afterMem/1024)
 				perReload += float64(after-before) * 1024 / float64(n)
 				ed.Close()
 			}

@@ -261,7 +261,7 @@ func threadStats(b *testing.B, pid int64) (switches, runNS int64) {
 	return switches, runNS
 }
 
-func rssKB(b *testing.B, pid int64) int64 {
+func rssKB(b testing.TB, pid int64) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)

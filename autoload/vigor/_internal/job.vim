@@ -26,10 +26,20 @@ if has('nvim')
   " funcref (BENCHMARKS.md), so the callbacks are one plain funcref,
   " s:nvim_event, and what they need lives here, removed at the exit.
   let s:jobs = {}
+  " The options Dict of every jobstart(), empty between calls. Neovim keeps
+  " a reference to the options of each job that only its garbage
+  " collection frees, and it collects only after 'updatetime' without
+  " input: a Dict of its own for each job, with its 'env', would stay in
+  " memory until then. One Dict for all jobs, emptied once jobstart() has
+  " read it (Neovim has copied the callbacks and the environment), leaves
+  " nothing behind. (A start inside a jobstart(), from an autocmd, finds it
+  " in use and takes a Dict of its own.)
+  let s:jobopts = {}
 
   function! vigor#_internal#job#start(cmd, opts) abort
     let l:Event = function('s:nvim_event')
-    let l:o = {'on_exit': l:Event}
+    let l:o = empty(s:jobopts) ? s:jobopts : {}
+    let l:o.on_exit = l:Event
     if get(a:opts, 'rpc', 0)
       let l:o.rpc = v:true
     endif
@@ -40,7 +50,11 @@ if has('nvim')
       let l:o.on_stderr = l:Event
     endif
     call extend(l:o, filter(copy(a:opts), 'v:key ==# "env" || v:key ==# "cwd"'))
-    let l:id = jobstart(a:cmd, l:o)
+    try
+      let l:id = jobstart(a:cmd, l:o)
+    finally
+      call filter(l:o, 0)
+    endtry
     if l:id <= 0
       throw printf('cannot start %s (jobstart returned %d)', a:cmd[0], l:id)
     endif
@@ -51,19 +65,26 @@ if has('nvim')
 
   " Neovim hands output over in pieces: the first item of {data} ends the
   " line that the last piece began, and [''] is the end of the stream.
+  " Neovim keeps a reference to each {data} List that only its garbage
+  " collection frees, as for the options (above): the lines are moved out
+  " of it here, so that only the empty List waits for a collection.
   function! s:nvim_event(id, data, event) abort
     let l:job = get(s:jobs, a:id, {})
-    if empty(l:job)
-      return
-    endif
     if a:event ==# 'exit'
-      unlet s:jobs[a:id]
-      call l:job.opts.exit(a:data)
+      if !empty(l:job)
+        unlet s:jobs[a:id]
+        call l:job.opts.exit(a:data)
+      endif
       return
     endif
-    let l:lines = copy(a:data)
+    if empty(l:job) || empty(a:data)
+      call filter(a:data, 0)
+      return
+    endif
+    let l:lines = remove(a:data, 0, -1)
+    let l:eof = l:lines == ['']
     let l:lines[0] = l:job[a:event] . l:lines[0]
-    if a:data == ['']
+    if l:eof
       let l:job[a:event] = ''
       call filter(l:lines, '!empty(v:val)')
     else
