@@ -173,8 +173,16 @@ func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error 
 // An Into before the call that takes the pointer of the one before is
 // an error, and the batch fails.
 func (b *Batch) Into(result any) Caller {
+	b.setInto(result)
+	// Small enough to be inlined, so that a call made right away on the
+	// Caller is a call of the concrete type, whose args need not escape.
+	return (*batchInto)(b)
+}
+
+// setInto makes result the pending pointer of Into.
+func (b *Batch) setInto(result any) {
 	if err := b.enter(); err != nil {
-		return (*batchInto)(b) // its calls fail alike
+		return // the Caller's calls fail alike
 	}
 	defer b.leave()
 	if result == nil {
@@ -184,7 +192,6 @@ func (b *Batch) Into(result any) Caller {
 		_ = b.fail(fmt.Errorf("batch call %d: Into was called again before a call took the pointer of the Into before: pass b.Into(&v) to the call it is for, right away", b.calls.Len()))
 	}
 	b.into, b.intoSet = result, true
-	return (*batchInto)(b)
 }
 
 // batchInto is the Caller that Into returns: its batch, whose calls take

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -94,12 +95,21 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 // decoded into a T. Through a *Batch it records the call and returns the
 // zero T (see Caller); pass b.Into(&v) as c to receive the result in v.
 func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
-	if batched(c) {
-		var zero T
-		return zero, c.CallInto(ctx, nil, fn, args...)
+	// In a batch the call is encoded at once and args is not kept, so the
+	// calls are made on the concrete types: args then stays where the
+	// caller made it (on its stack, for a std wrapper's arguments). Other
+	// Callers get a copy: passed as it is through the interface, args
+	// would have to be made on the heap for every call. A batch gets no
+	// pointer: it would be filled in after CallAs returned, for nobody.
+	var zero T
+	switch b := c.(type) {
+	case *batchInto:
+		return zero, b.CallInto(ctx, nil, fn, args...)
+	case *Batch:
+		return zero, b.CallInto(ctx, nil, fn, args...)
 	}
 	v := new(T)
-	err := c.CallInto(ctx, v, fn, args...)
+	err := c.CallInto(ctx, v, fn, slices.Clone(args)...)
 	return *v, err
 }
 
@@ -107,22 +117,13 @@ func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, er
 // returns its value decoded into a T. Through a *Batch it records the
 // evaluation and returns the zero T (see Caller).
 func EvalAs[T any](ctx context.Context, c Caller, expr string, vars map[string]any) (T, error) {
-	if batched(c) {
-		var zero T
+	var zero T
+	switch c.(type) {
+	case *Batch, *batchInto:
+		// No pointer, as for CallAs.
 		return zero, c.EvalInto(ctx, nil, expr, vars)
 	}
 	v := new(T)
 	err := c.EvalInto(ctx, v, expr, vars)
 	return *v, err
-}
-
-// batched reports whether c records into a batch. There CallAs and
-// EvalAs pass no pointer: theirs would be filled in after they returned,
-// for nobody, at the cost of an allocation and a decoding per call.
-func batched(c Caller) bool {
-	switch c.(type) {
-	case *Batch, *batchInto:
-		return true
-	}
-	return false
 }
