@@ -14,52 +14,31 @@ import (
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// The SDK's own share of a call and of a batch, against an adapter that
-// answers at once in the same goroutine, without encoding or pipes: what
-// the typed and the recorded forms add to a call is measured here apart
+// The SDK's own share of a call and of a batch, without a session or
+// pipes: what the typed and the recorded forms add is measured here apart
 // from the round trip, whose time varies far more between runs.
 //
-// go test -run '^$' -bench 'SDK' -benchmem .
+// go test -run '^$' -bench 'CallSDK|BatchAdapter' -benchmem .
 
-// zeroAdapter answers every call, and every call of a batch, with the
-// Number 0 in msgpack. Its batches are Neovim's, so that recording a call
-// encodes it as it does for Neovim.
-type zeroAdapter struct {
-	nvim  host.Adapter
-	zeros []wire.Raw
-}
+// zeroAdapter is the real Neovim adapter over answerCaller, except that it
+// answers a single call at once with the Number 0, without encoding it.
+type zeroAdapter struct{ host.Adapter }
 
 var msgpackZero = wire.Raw{0x00}
 
-func (a *zeroAdapter) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
+func (a zeroAdapter) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
 	return msgpackZero, nil
 }
 
-func (a *zeroAdapter) Notify(ctx context.Context, fn string, args []any) error { return nil }
+func (a zeroAdapter) Notify(ctx context.Context, fn string, args []any) error { return nil }
 
-func (a *zeroAdapter) NewBatch() *host.Batch { return a.nvim.NewBatch() }
-
-func (a *zeroAdapter) SendBatch(ctx context.Context, b *host.Batch) ([]wire.Raw, error) {
-	for len(a.zeros) < b.Len() {
-		a.zeros = append(a.zeros, msgpackZero)
-	}
-	return a.zeros[:b.Len()], nil
+// BenchmarkCallSDK is one call through zeroAdapter: raw is Plugin.Call,
+// typed CallAs[int] through the Caller interface.
+func BenchmarkCallSDK(b *testing.B) {
+	p := adapterPlugin()
+	p.ed = zeroAdapter{p.ed}
+	benchCalls(b, p)
 }
-
-func (a *zeroAdapter) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
-
-func sdkPlugin() *Plugin {
-	codec := msgpackrpc.New(bytes.NewReader(nil))
-	return &Plugin{
-		ed:    &zeroAdapter{nvim: host.New("nvim", nil, codec)},
-		codec: codec,
-		log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}
-}
-
-func BenchmarkCallSDK(b *testing.B) { benchCalls(b, sdkPlugin()) }
-
-func BenchmarkBatchSDK(b *testing.B) { benchBatches(b, sdkPlugin()) }
 
 // answerCaller is a host.Caller that encodes each request's parameters,
 // as a session does, and answers nvim_call_atomic with a result per call
