@@ -213,6 +213,20 @@ func TestRestartThreshold(t *testing.T) {
 	})
 }
 
+// The startup's summary waits until the editor is idle. Shown while a
+// command or a wait runs (:sleep, or a request waiting for a plugin),
+// Neovim would throw it into that command as an error.
+func TestSummaryWaitsForIdle(t *testing.T) {
+	each(t, editortest.Options{RTP: rtp("late")}, func(t *testing.T, ed *editortest.Editor) {
+		// latefail fails 3 s after it starts, lateok loads then too: the
+		// summary falls due during this wait, which runs timers and events.
+		ed.MustExec(t, `let g:t = reltime() | while vigor#plugin#status('latefail') !=# 'failed' && reltimefloat(reltime(g:t)) < 30 | sleep 20m | endwhile | sleep 1`)
+		waitState(t, ed, "latefail", "failed")
+		ed.WaitFor(t, `execute('messages') =~# '1 of 2 plugins failed: latefail'`, 10*time.Second)
+		mustEqual(t, ed, "lateok", ed.MustEval(t, `vigor#request('lateok', 'ping', [])`), "pong")
+	})
+}
+
 func TestDiscoverAndLateStart(t *testing.T) {
 	opts := editortest.Options{RTP: []string{hello()}, Late: true}
 	each(t, opts, func(t *testing.T, ed *editortest.Editor) {

@@ -32,7 +32,8 @@ function! vigor#_internal#summary#message() abort
   return s:message
 endfunction
 
-function! s:show() abort
+" a:idle: Neovim is idle (SafeState), or cannot say so (before 0.10).
+function! s:show(idle) abort
   if !empty(vigor#_internal#echo#typing())
     augroup vigor_summary
       autocmd!
@@ -40,12 +41,20 @@ function! s:show() abort
     augroup END
     return
   endif
-  if has('nvim')
+  if !has('nvim')
+    call vigor#_internal#echo#error(s:message)
+  elseif !a:idle && exists('##SafeState')
+    " An error-level message given while a command or a wait runs (:sleep,
+    " a request waiting for a plugin) is thrown into it as an error, and a
+    " timer's callback runs in such waits: wait until Neovim is idle.
+    augroup vigor_summary
+      autocmd!
+      autocmd SafeState * ++once call s:show(1)
+    augroup END
+  else
     " Scheduled: an error-level message given inside a function would
     " come after "Error detected while processing function ...".
     call luaeval('vim.schedule(function() vim.notify(_A, vim.log.levels.ERROR) end)', '[vigor] ' . s:message)
-  else
-    call vigor#_internal#echo#error(s:message)
   endif
 endfunction
 
@@ -53,5 +62,5 @@ function! s:show_later(_timer) abort
   if exists('#vigor_summary')
     autocmd! vigor_summary
   endif
-  call s:show()
+  call s:show(!exists('##SafeState'))
 endfunction
