@@ -57,10 +57,9 @@ func init() {
 // closed it, which the runtime reads to tell the user why the plugin went.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
-	// to stderr. The input
-	// stays a blocking file: the session reads it with blocking system
-	// calls, which wake faster than the runtime poller
-	// (internal/rpc/direct_linux.go).
+	// to stderr. The input stays a blocking file: the session reads it
+	// with blocking system calls, which wake faster than the runtime
+	// poller (internal/rpc/direct_linux.go).
 	in, out := channelFiles(host.PollWrites(os.Getenv(protocol.EnvHost)))
 	// The plugin writes its log itself: fd 2 (and fd 1, once the channel
 	// has left it) go to the log file, so that what the plugin, its

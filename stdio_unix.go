@@ -139,14 +139,14 @@ func dupCloexec(fd int) (int, error) {
 // of lines would hold it for seconds (BENCHMARKS.md). Vim's err_io 'file'
 // would not do: Vim truncates the file at every start and writes at its
 // own offset over the SDK's lines, and Neovim has no such option.
-// Before that it tells the runtime, on the old stderr, that the rest is in
-// the log (protocol.StderrInLog), and it keeps that pipe, close-on-exec,
+// Then it tells the runtime, on the old stderr, that the rest is in the
+// log (protocol.StderrInLog), and it keeps that pipe, close-on-exec,
 // for Go's report of a fatal panic or error (crashOutput): the runtime
 // takes the failure message from there, which is this process's alone
 // where the log may be shared by the same plugin in other editors. It
 // returns that pipe, for the lines that the SDK writes for the runtime
 // (protocol.ClosedByEditor...), or nil when stderr stays the editor's
-// pipe: without a path, or if the log cannot be opened.
+// pipe: without a path, or if the log cannot be opened or fd 2 moved.
 func stderrToLog(path string, channelMoved bool) *os.File {
 	if path == "" {
 		return nil
@@ -161,12 +161,15 @@ func stderrToLog(path string, channelMoved bool) *os.File {
 		return nil
 	}
 	toRuntime := os.NewFile(uintptr(pipe), "vigor-stderr-pipe")
-	crashOutput(toRuntime)
-	_, _ = syscall.Write(2, []byte(protocol.StderrInLog+"\n"))
 	fd := int(f.Fd())
 	if dupTo(fd, 2) != nil {
-		return toRuntime
+		toRuntime.Close()
+		return nil
 	}
+	// Through the duplicate, which shares fd 2's old file: the marker
+	// comes after whatever reached the runtime before.
+	_, _ = toRuntime.Write([]byte(protocol.StderrInLog + "\n"))
+	crashOutput(toRuntime)
 	if channelMoved {
 		_ = dupTo(fd, 1)
 	}

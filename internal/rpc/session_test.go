@@ -867,9 +867,9 @@ func TestReminders(t *testing.T) {
 			t.Errorf("wake-ups %v, want [2 2]", got)
 		}
 		e.ed.request(3, "r")
-		// One reminder of 2 may have been on its way.
+		// Reminders of 2 may have been on their way.
 		got := wakes(3, 3)
-		if got[0] == 2 {
+		for len(got) > 0 && got[0] == 2 {
 			got = append(got[1:], wakes(1, 3)...)
 		}
 		if !reflect.DeepEqual(got, []int64{3, 3, 3}) {
