@@ -3,9 +3,7 @@ package vigor
 import (
 	"context"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -183,10 +181,4 @@ func reportCPU(b *testing.B) func() {
 	return func() {
 		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

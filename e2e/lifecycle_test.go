@@ -247,6 +247,18 @@ func TestDisabled(t *testing.T) {
 	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
 		mustEqual(t, ed, "request", ed.MustEval(t, `vigor#request('hello', 'greet', ['x'])`), int64(0))
 		mustEqual(t, ed, "status", ed.MustEval(t, `vigor#plugin#status('hello')`), "")
+		h := ed.MustEval(t, `execute('call vigor#health#show()')`).(string)
+		if !strings.Contains(h, "Vigor is disabled") {
+			t.Fatalf("%s: the health report lacks the warning:\n%s", ed.Kind, h)
+		}
+		if ed.Kind == "nvim" {
+			// A warning without advice shows no ADVICE heading.
+			ed.MustExec(t, `checkhealth vigor`)
+			buf := ed.MustEval(t, `join(getline(1, '$'), "\n")`).(string)
+			if !strings.Contains(buf, "Vigor is disabled") || strings.Contains(buf, "ADVICE") {
+				t.Fatalf("checkhealth vigor shows:\n%s", buf)
+			}
+		}
 	})
 }
 

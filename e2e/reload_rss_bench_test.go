@@ -67,7 +67,7 @@ func chainReloads(b testing.TB, ed *editortest.Editor) {
 func reloads(b testing.TB, ed *editortest.Editor, n int) {
 	b.Helper()
 	ed.MustExec(b, fmt.Sprintf("let g:hb_target = g:hb_reloads + %d | call vigor#plugin#reload('hbping')", n))
-	ed.WaitFor(b, "g:hb_reloads >= g:hb_target", time.Duration(n)*time.Second)
+	ed.WaitFor(b, "g:hb_reloads >= g:hb_target", time.Duration(n)*500*time.Millisecond+time.Minute)
 	if st := ed.MustEval(b, "vigor#plugin#status('hbping')"); st != "loaded" {
 		b.Fatalf("%s: hbping is %v after the reloads; messages: %s", ed.Kind, st, ed.Messages(b))
 	}

@@ -15,7 +15,7 @@ import (
 // job's options and callbacks until a garbage collection, which it runs
 // only after 'updatetime' without input, so the test sets 'updatetime'
 // beyond its own length: a reload that left its options behind (its 'env'
-// alone is over 1 KiB) fails. BenchmarkReloadRSS measures the memory over
+// alone is larger than the limit) fails. BenchmarkReloadRSS measures the memory over
 // 2,000 reloads.
 func TestReloadsLeaveNoJobs(t *testing.T) {
 	each(t, hbOpts(), func(t *testing.T, ed *editortest.Editor) {
@@ -34,6 +34,16 @@ func TestReloadsLeaveNoJobs(t *testing.T) {
 		}
 		grown := mem() - beforeMem
 		t.Logf("%s: %s grew by %d bytes in 100 reloads", ed.Kind, what, grown)
+		if grown > 100*1024 {
+			// RSS grows in steps, when malloc takes more pages (other
+			// tests running beside this one included); a leak grows in
+			// every stretch of reloads: measure a second one.
+			beforeMem = mem()
+			reloads(t, ed, 100)
+			time.Sleep(200 * time.Millisecond)
+			grown = mem() - beforeMem
+			t.Logf("%s: %s grew by %d bytes in the next 100 reloads", ed.Kind, what, grown)
+		}
 		if grown > 100*1024 {
 			t.Fatalf("%s: the editor's %s grew by %d bytes in 100 reloads (%d a reload), want under 1 KiB a reload",
 				ed.Kind, what, grown, grown/100)

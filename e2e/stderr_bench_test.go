@@ -29,6 +29,9 @@ func BenchmarkStderrFlood(b *testing.B) {
 				start := time.Now()
 				startFlood(b, ed, floodLines, tag)
 				for {
+					if time.Since(start) > 5*time.Minute {
+						b.Fatalf("%s: the flood has not returned after 5 minutes", kind)
+					}
 					t0 := time.Now()
 					var r []any
 					if err := ed.EvalInto("[vigor#request('hbping', 'ping', ['x']), g:hb_flood]", &r); err != nil {

@@ -46,10 +46,9 @@ augroup vigor_startup
 augroup END
 
 " A repository that :packadd (or a plugin manager) puts on 'runtimepath'
-" after startup is discovered when one of its plugin/ files is sourced: a
-" String comparison per plugin/ file sourced, a few microseconds
-" (BENCHMARKS.md). A repository with no plugin/ file is found by the
-" first request to one of its plugins.
+" after startup is discovered when one of its plugin/ files is sourced,
+" for one String comparison per plugin/ file sourced. A repository with no
+" plugin/ file is found by the first request to one of its plugins.
 let s:rtp = ''
 function! s:sourced() abort
   let s:rtp = &runtimepath

@@ -8,10 +8,18 @@ function! health#vigor#check() abort
       call v:lua.vim.health.start(l:msg)
     elseif l:kind ==# 'ok'
       call v:lua.vim.health.ok(l:msg)
-    elseif l:kind ==# 'warn'
-      call v:lua.vim.health.warn(l:msg, l:advice)
-    elseif l:kind ==# 'error'
-      call v:lua.vim.health.error(l:msg, l:advice)
+    elseif l:kind ==# 'warn' || l:kind ==# 'error'
+      " An empty List would reach Lua as an empty table, which Neovim
+      " shows as an ADVICE heading with nothing under it.
+      if l:kind ==# 'warn' && empty(l:advice)
+        call v:lua.vim.health.warn(l:msg)
+      elseif l:kind ==# 'warn'
+        call v:lua.vim.health.warn(l:msg, l:advice)
+      elseif empty(l:advice)
+        call v:lua.vim.health.error(l:msg)
+      else
+        call v:lua.vim.health.error(l:msg, l:advice)
+      endif
     else
       call v:lua.vim.health.info(l:msg)
     endif

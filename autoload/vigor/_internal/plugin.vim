@@ -342,8 +342,9 @@ endfunction
 " The lines of the process's stderr pipe. An SDK plugin writes its stderr
 " to the log itself once it has sent s:STDERR_IN_LOG (stderrToLog in the
 " SDK); what comes before is copied here line by line (a few lines, and
-" all of a program that is not a Vigor plugin), and what comes after is
-" only Go's report of a fatal panic or error, already in the log. The last
+" all of a program that is not a Vigor plugin); what comes after it
+" is Go's report of a fatal panic or error (also in the log) and the SDK's
+" lines saying who closed the channel (protocol.ClosedByEditor). The last
 " lines are kept for the failure message.
 function! s:on_stderr(name, instance, lines) abort
   let l:p = s:current(a:name, a:instance)

@@ -32,7 +32,7 @@ function! vigor#_internal#summary#message() abort
   return s:message
 endfunction
 
-" a:idle: Neovim is idle (SafeState), or cannot say so (before 0.10).
+" a:idle: called on SafeState.
 function! s:show(idle) abort
   if !empty(vigor#_internal#echo#typing())
     augroup vigor_summary
@@ -43,7 +43,7 @@ function! s:show(idle) abort
   endif
   if !has('nvim')
     call vigor#_internal#echo#error(s:message)
-  elseif !a:idle && exists('##SafeState')
+  elseif !a:idle
     " An error-level message given while a command or a wait runs (:sleep,
     " a request waiting for a plugin) is thrown into it as an error, and a
     " timer's callback runs in such waits: wait until Neovim is idle.
@@ -62,5 +62,5 @@ function! s:show_later(_timer) abort
   if exists('#vigor_summary')
     autocmd! vigor_summary
   endif
-  call s:show(!exists('##SafeState'))
+  call s:show(0)
 endfunction

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/vigorvim/vigor"
 )
@@ -24,10 +25,11 @@ func main() {
 		})
 		// panic panics in the handler: the SDK recovers it.
 		p.Handle("panic", func(msg string) error { panic(msg) })
-		// die panics on a goroutine of its own: nothing recovers it, and
-		// the process exits with Go's panic report on stderr.
+		// die panics on a goroutine of its own, once its answer has had
+		// the time to go out: nothing recovers it, and the process exits
+		// with Go's panic report on stderr.
 		p.Handle("die", func(msg string) string {
-			go func() { panic(msg) }()
+			go func() { time.Sleep(100 * time.Millisecond); panic(msg) }()
 			return "dying"
 		})
 		// quit writes line to stderr and exits with status 4.
