@@ -1,6 +1,8 @@
 " Discovery: the vigor/{name}/ directories on 'runtimepath'.
 " :help vigor-discovery
 let s:discovered = 0
+" 1 while the plugins found are being registered.
+let s:running = 0
 
 " Loads every plugin found (vigor#plugin#discover()).
 function! vigor#_internal#discover#all() abort
@@ -8,27 +10,37 @@ function! vigor#_internal#discover#all() abort
   if vigor#_internal#conf#get('disabled')
     return
   endif
-  for [l:name, l:dir] in s:found()
-    if vigor#_internal#plugin#state(l:name) !=# 'lazy'
-      call s:load(l:name, l:dir)
-    endif
-  endfor
+  call s:each({name, dir -> vigor#_internal#plugin#state(name) !=# 'lazy'})
+endfunction
+
+" Loads each plugin found for which wanted(name, dir) is true. The startup
+" summary waits until all are registered: a plugin that fails at once (a
+" wrong lazy.json) is not the last one to settle.
+function! s:each(wanted) abort
+  let s:running = 1
+  try
+    for [l:name, l:dir] in s:found()
+      if a:wanted(l:name, l:dir)
+        call s:load(l:name, l:dir)
+      endif
+    endfor
+  finally
+    let s:running = 0
+  endtry
+  if !empty(filter(values(vigor#_internal#plugin#all()), {_, p -> p.state ==# 'failed'}))
+    call vigor#_internal#summary#settled()
+  endif
+endfunction
+
+function! vigor#_internal#discover#running() abort
+  return s:running
 endfunction
 
 " Loads the plugin found in dir, or declares it lazy if dir holds
-" lazy.json (and it was not known before).
+" lazy.json (and it was not known before); a wrong lazy.json fails it.
 function! s:load(name, dir) abort
-  if empty(vigor#_internal#plugin#get(a:name))
-    try
-      let l:lazy = vigor#_internal#lazy#read(a:name, a:dir)
-    catch /^\[vigor\]/
-      call vigor#_internal#echo#error(v:exception[8:] . '; it starts at once')
-      let l:lazy = {}
-    endtry
-    if !empty(l:lazy)
-      call vigor#_internal#plugin#declare_lazy(a:name, a:dir, l:lazy)
-      return
-    endif
+  if empty(vigor#_internal#plugin#get(a:name)) && vigor#_internal#lazy#setup(a:name, a:dir)
+    return
   endif
   call vigor#_internal#plugin#load(a:name, a:dir)
 endfunction
@@ -41,11 +53,7 @@ function! vigor#_internal#discover#new() abort
   if vigor#_internal#conf#get('disabled')
     return
   endif
-  for [l:name, l:dir] in s:found()
-    if empty(vigor#_internal#plugin#get(l:name))
-      call s:load(l:name, l:dir)
-    endif
-  endfor
+  call s:each({name, dir -> empty(vigor#_internal#plugin#get(name))})
 endfunction
 
 function! vigor#_internal#discover#done() abort

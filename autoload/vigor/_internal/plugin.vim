@@ -110,6 +110,7 @@ function! s:new(name, dir) abort
         \ 'load_ms': -1,
         \ 'restarts': 0,
         \ 'spawned': [],
+        \ 'bad_lazy': 0,
         \}
   let s:plugins[a:name] = l:p
   if has_key(s:early_waiters, a:name)
@@ -128,6 +129,12 @@ function! vigor#_internal#plugin#load(name, dir) abort
   elseif index(['stopped', 'failed'], l:p.state) < 0
     call vigor#_internal#echo#debug(printf('%s is %s; load() does nothing', a:name, l:p.state))
     return
+  elseif l:p.bad_lazy
+    " Its lazy.json was wrong: it may have been fixed, or removed.
+    let l:p.bad_lazy = 0
+    if vigor#_internal#lazy#setup(a:name, a:dir)
+      return
+    endif
   endif
   let l:p.dir = a:dir
   " The log is in the cache that is set now (g:vigor#cache_dir may have
@@ -823,14 +830,30 @@ function! vigor#_internal#plugin#rebuild(name) abort
 endfunction
 
 " Registers name, found in dir with the lazy declaration d (lazy.json), in
-" the state 'lazy': nothing is built or started until it is used.
+" the state 'lazy': nothing is built or started until it is used. Throws
+" a [vigor] error, and registers nothing, if a stub cannot be defined.
 function! vigor#_internal#plugin#declare_lazy(name, dir, d) abort
   let l:p = get(s:plugins, a:name, {})
-  if !empty(l:p) && l:p.state !=# 'stopped'
+  if !empty(l:p) && index(['stopped', 'failed'], l:p.state) < 0
     return
   endif
+  call vigor#_internal#lazy#declare(a:name, a:d)
   let l:p = empty(l:p) ? s:new(a:name, a:dir) : l:p
   let l:p.dir = a:dir
   let l:p.state = 'lazy'
-  call vigor#_internal#lazy#declare(a:name, a:d)
+  let l:p.error = ''
+  let l:p.bad_lazy = 0
+endfunction
+
+" name, found in dir, fails without being built: its lazy.json is wrong
+" (msg). detail goes to its log. A load or reload reads the file again.
+function! vigor#_internal#plugin#fail_lazy(name, dir, msg, detail) abort
+  let l:p = get(s:plugins, a:name, {})
+  let l:p = empty(l:p) ? s:new(a:name, a:dir) : l:p
+  let l:p.dir = a:dir
+  let l:p.bad_lazy = 1
+  if !empty(a:detail)
+    call s:log(l:p, a:detail)
+  endif
+  call s:fail(l:p, a:msg)
 endfunction

@@ -7,7 +7,7 @@ let s:message = ''
 
 " Called when a plugin has loaded or failed.
 function! vigor#_internal#summary#settled() abort
-  if s:done
+  if s:done || vigor#_internal#discover#running()
     return
   endif
   let l:plugins = values(vigor#_internal#plugin#all())
