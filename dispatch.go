@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
@@ -50,16 +52,78 @@ func (p *Plugin) asyncAnswered(sid string) {
 }
 
 // interrupt cancels every handler's context and starts a new generation.
-func (p *Plugin) interrupt(reason string) {
+// The handlers it cancels are to return within budget (stuck).
+func (p *Plugin) interrupt(reason string, budget time.Duration) {
 	cause := ErrInterrupted
 	if reason != "" {
 		cause = fmt.Errorf("%w: %s", ErrInterrupted, reason)
 	}
+	now := time.Now()
+	cancelled := 0
 	p.mu.Lock()
 	p.genStop(cause)
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	if !p.unloaded {
+		for e := range p.runs {
+			if e.interrupted.IsZero() && e.ctx.Err() != nil {
+				e.interrupted = now
+				cancelled++
+			}
+		}
+	}
 	p.mu.Unlock()
-	p.log.Info("interrupted", "reason", reason)
+	p.log.Info("interrupted", "reason", reason, "handlers", cancelled)
+	if cancelled > 0 {
+		// The timer's goroutine belongs to the plugin: it only looks, and
+		// does nothing once the plugin unloads.
+		time.AfterFunc(budget, func() { p.stuck(budget) })
+	}
+}
+
+// runEntry is a handler that is running: its method, its context, and
+// when an interrupt cancelled that (zero before).
+type runEntry struct {
+	method      string
+	ctx         context.Context
+	interrupted time.Time
+}
+
+// stuck tells the runtime, once, of the handlers that an interrupt
+// cancelled at least budget ago and that still run: Go cannot stop a
+// goroutine, and one that ignores its context keeps a CPU busy (or holds
+// what it holds) for nothing, one more at each interrupt. The runtime then
+// says so and restarts the plugin (protocol.FuncStuck).
+func (p *Plugin) stuck(budget time.Duration) {
+	cutoff := time.Now().Add(-budget)
+	var oldest *runEntry
+	var methods []string
+	p.mu.Lock()
+	if p.unloaded || p.stuckTold {
+		p.mu.Unlock()
+		return
+	}
+	for e := range p.runs {
+		if e.interrupted.IsZero() {
+			continue
+		}
+		// Those interrupted later go with the restart too.
+		methods = append(methods, e.method)
+		if oldest == nil || e.interrupted.Before(oldest.interrupted) {
+			oldest = e
+		}
+	}
+	if oldest == nil || oldest.interrupted.After(cutoff) {
+		p.mu.Unlock()
+		return
+	}
+	p.stuckTold = true
+	p.mu.Unlock()
+	sort.Strings(methods)
+	p.log.Error("handlers did not return after their interrupt; the runtime restarts the plugin", "methods", methods, "budget", budget)
+	err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncStuck, []any{p.name, p.instance, oldest.method, len(methods) - 1, budget.Milliseconds()})
+	if err != nil {
+		p.log.Error("cannot tell the editor of the handlers that ignore their interrupt", "err", err)
+	}
 }
 
 func (p *Plugin) preempt(m *wire.Message) bool {
@@ -78,6 +142,7 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 	if m.Method != protocol.MethodInterrupt {
 		return false
 	}
+	// [reason, budget], both optional; the reason may be null.
 	var reason string
 	if len(m.Params) > 0 {
 		var v any
@@ -85,7 +150,7 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 			reason = fmt.Sprint(v)
 		}
 	}
-	p.interrupt(reason)
+	p.interrupt(reason, p.unloadBudget(m.Params[min(1, len(m.Params)):]))
 	return true
 }
 
@@ -247,6 +312,16 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 	p.mu.Unlock()
 	go func() {
 		defer p.asyncDone()
+		// Exactly one answer: the handler's, or the interrupt's when that
+		// comes first, so that an interrupted call fails at once even if
+		// its handler ignores its ctx (its late result is dropped).
+		var once sync.Once
+		answer := func(res any, err error) { once.Do(func() { p.resolve(ok, fail, method, res, err) }) }
+		stop := context.AfterFunc(ctx, func() {
+			if cause := context.Cause(ctx); errors.Is(cause, ErrInterrupted) {
+				answer(nil, cause)
+			}
+		})
 		var res any
 		var err error
 		if perr != nil {
@@ -257,7 +332,8 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 		} else {
 			res, err = p.run(ctx, method, params)
 		}
-		p.resolve(ok, fail, method, res, err)
+		stop()
+		answer(res, err)
 	}()
 }
 
@@ -324,6 +400,15 @@ func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	e := &runEntry{method: method, ctx: ctx}
+	p.mu.Lock()
+	p.runs[e] = struct{}{}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.runs, e)
+		p.mu.Unlock()
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			p.logPanic("panic in handler", r, debug.Stack(), "method", method)

@@ -76,6 +76,11 @@ type Plugin struct {
 	// read, and out after its answer has been written (resolve), or when
 	// the call was not readable.
 	asyncs map[string]struct{}
+	// runs holds the handlers that are running (run), for the check of
+	// the ones that ignore their interrupt (stuck); stuckTold is set once
+	// the runtime has been told of some.
+	runs      map[*runEntry]struct{}
+	stuckTold bool
 
 	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once

@@ -730,6 +730,54 @@ func TestServeInterrupt(t *testing.T) {
 	})
 }
 
+// An interrupted request_async call fails at once, also when its handler
+// ignores its ctx; a budget after the interrupt, the handlers that still
+// run are told to the runtime once (protocol.FuncStuck), and one that
+// returned when interrupted is not.
+func TestServeInterruptIgnored(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		started := make(chan struct{}, 2)
+		release := make(chan struct{})
+		defer close(release)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("spin", func() int {
+				started <- struct{}{}
+				<-release
+				return 1
+			})
+			p.Handle("wait", func(ctx context.Context) error {
+				<-ctx.Done()
+				return context.Cause(ctx)
+			})
+			p.Handle("one", func() int { return 1 })
+			return nil
+		})
+		e.ready()
+		want := ErrInterrupted.Error() + ": stop"
+		failed := map[string]any{"name": "VigorError", "plugin": "demo", "method": "spin", "message": want}
+		e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "spin", []any{})
+		waitChan(t, started, "the handler to start")
+		e.notify(protocol.MethodInterrupt, "stop", 100)
+		c := e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args, []any{"vigor:1", "vigor:2", false, failed})
+		// A second one, interrupted by the next interrupt, counts with it.
+		e.notify(protocol.MethodAsync, "vigor:3", "vigor:4", "spin", []any{})
+		waitChan(t, started, "the handler to start")
+		e.notify(protocol.MethodInterrupt, "stop", 100)
+		c = e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args, []any{"vigor:3", "vigor:4", false, failed})
+		c = e.expect(protocol.FuncStuck, false)
+		checkEqual(t, "stuck args", c.args, []any{"demo", "7", "spin", int64(1), int64(100)})
+		// A polite handler's interrupt tells nothing, nor a later one.
+		e.notify(protocol.MethodAsync, "vigor:5", "vigor:6", "wait", []any{})
+		e.notify(protocol.MethodInterrupt, "stop", 50)
+		c = e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args[:3], []any{"vigor:5", "vigor:6", false})
+		time.Sleep(150 * time.Millisecond)
+		checkEqual(t, "answer after the interrupts", e.request("one"), []any{int64(1), nil})
+	})
+}
+
 // An interrupt does not queue behind the notification that it interrupts.
 func TestServeInterruptNotification(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {

@@ -136,6 +136,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
 		asyncs:    make(map[string]struct{}),
+		runs:      make(map[*runEntry]struct{}),
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}

@@ -6,6 +6,9 @@ let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 " Answers by token, filled by host#reply() (shared with host.vim).
 let s:replies = vigor#_internal#host#replies()
+" Neovim: how often, in ms, a request that waits looks whether its
+" channel has closed.
+let s:LOOK = 200
 
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
@@ -60,14 +63,22 @@ else
     endtry
     " wait() runs the plugin's calls, and returns early when one of them
     " fails: wait again. (Function calls cost microseconds each here, so
-    " this path makes none of its own.)
+    " this path makes none of its own.) Neovim tells nothing when the
+    " channel closes under a process that keeps running (one that closed
+    " its output and hangs, or whose SDK cannot say so): a wait that lasts
+    " looks at the channel every s:LOOK ms.
     let s:state.depth += 1
     let l:stopped = 0
     try
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
-        if wait(-1, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50) == -2
+        let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
+        if l:r == -2
           let l:stopped = 1
           break
+        elseif l:r == -1 && vigor#_internal#host#lost(l:h)
+          " Gone for the runtime (plugin#on_closed): marks the handle
+          " closed, unless the exit, which does, is on its way.
+          call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
         endif
       endwhile
     catch /^Vim:Interrupt$/

@@ -319,6 +319,38 @@ func TestClosedChannelHungIsKilled(t *testing.T) {
 	})
 }
 
+// A call waiting for a plugin that closes its channel during the call
+// fails at once with the reason, also when nothing else happens: a process
+// that keeps running but says nothing (stopped: its SDK cannot tell the
+// runtime), and one that exits. The plugin is restarted, and the next call
+// works.
+func TestClosedChannelFailsTheWaitingCall(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		for _, method := range []string{"closestop", "closeexit"} {
+			waitLoaded(t, ed, "hafault")
+			pid := pidOf(t, ed, "hafault")
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			// Nothing but this call runs in the editor until it ends.
+			_, err := evalWithin(t, ed, 10*time.Second, `vigor#request('hafault', '`+method+`', [])`)
+			if err == nil || !strings.Contains(err.Error(), "[vigor] hafault."+method+": the plugin") ||
+				!strings.Contains(err.Error(), " during the call") ||
+				!strings.Contains(err.Error(), "restarted; see :messages") && !strings.Contains(err.Error(), "exited during the call (status 3)") {
+				t.Fatalf("%s: %s: %v", ed.Kind, method, err)
+			}
+			v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'echo', ['again'])`)
+			if err != nil || v != "again" {
+				t.Fatalf("%s: echo after %s: %v, %v; messages: %s", ed.Kind, method, v, err, ed.Messages(t))
+			}
+			if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+				t.Fatalf("%s: %s: not restarted (pid %d)", ed.Kind, method, pid)
+			}
+		}
+		if m := ed.Messages(t); !strings.Contains(m, "restarting (1 of 3)") || !strings.Contains(m, "restarting (2 of 3)") {
+			t.Errorf("%s: messages: %s", ed.Kind, m)
+		}
+	})
+}
+
 // In a real terminal (where Vim's calls come as channel commands), CTRL-C
 // stops a request that has run long enough for the runtime to ask the
 // plugin whether it still runs it, and a reply that Vim drops fails its

@@ -50,7 +50,7 @@ const (
 const (
 	ReservedPrefix  = "$"
 	MethodAsync     = "$async"     // notify: [success_id, failure_id, method, params]
-	MethodInterrupt = "$interrupt" // notify: [reason?]
+	MethodInterrupt = "$interrupt" // notify: [reason|null, budget?] (budget: milliseconds, see FuncStuck)
 	MethodUnload    = "$unload"    // notify: [budget] (milliseconds; see UnloadBudget)
 	MethodStats     = "$stats"     // request: [] -> {rss_kb, calls, rtt_p50_us, rtt_p99_us, goroutines}
 	// MethodRequest carries vigor#request() on Neovim: a notification
@@ -115,6 +115,10 @@ const (
 	FuncNotify   = "vigor#_internal#api#notify"         // (plugin, fn, args)
 	FuncRedraw   = "vigor#_internal#api#redraw"         // (force)
 	FuncBatch    = "vigor#_internal#api#batch"          // (calls), legacy script, both editors
+
+	// FuncStuck: handlers still run a budget after an interrupt cancelled
+	// them; the runtime says so and restarts the plugin.
+	FuncStuck = "vigor#_internal#plugin#on_stuck" // (name, instance, method, others, budget_ms)
 	// FuncReply takes the answer to a vigor#request(): on Neovim to a
 	// MethodRequest, on Vim to a request [token, [method, params]] (there it
 	// is followed by the wake-up response [token, 0]).

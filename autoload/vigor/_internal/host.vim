@@ -68,6 +68,23 @@ if has('nvim')
   function! vigor#_internal#host#notify(handle, method, params) abort
     call call('rpcnotify', [a:handle.chan, a:method] + a:params)
   endfunction
+
+  " 1 when the channel of {handle} has closed, although its process may
+  " still run. Neovim calls nothing when an RPC channel closes under a
+  " running process, and its channel info does not change; but chansend()
+  " of nothing looks at the stream before it refuses raw data on an RPC
+  " channel, and sends nothing either way. (A translated message is not
+  " taken for a closed channel: the wait then ends with the process, as
+  " without this check.)
+  function! vigor#_internal#host#lost(handle) abort
+    try
+      call chansend(a:handle.chan, '')
+    catch /closed stream/
+      return 1
+    catch
+    endtry
+    return 0
+  endfunction
 else
   function! vigor#_internal#host#stop(handle, kill) abort
     try

@@ -778,12 +778,39 @@ function! s:fail_inflight(p, why) abort
 endfunction
 
 function! vigor#_internal#plugin#interrupt(reason) abort
-  let l:params = a:reason is v:null ? [] : [a:reason]
+  let l:params = vigor#_internal#plugin#interrupt_params(a:reason)
   for l:p in values(s:plugins)
     if l:p.state ==# 'loaded'
       call vigor#_internal#host#notify(l:p.handle, '$interrupt', l:params)
     endif
   endfor
+endfunction
+
+" The params of $interrupt: the reason (or v:null) and the budget within
+" which the handlers it cancels are to return (on_stuck()).
+function! vigor#_internal#plugin#interrupt_params(reason) abort
+  return [a:reason, max([float2nr(vigor#_internal#conf#get('unload_timeout') * 1.0), 0])]
+endfunction
+
+" Called by the plugin (protocol.FuncStuck): the handler of {method}, and
+" {others} more, still run {ms} ms after an interrupt cancelled their
+" context. Go cannot stop them, and each keeps a CPU busy or holds what it
+" holds, one more at every interrupt: the plugin is restarted (reloaded),
+" which ends them, and one line says so.
+function! vigor#_internal#plugin#on_stuck(name, instance, method, others, ms) abort
+  let l:p = s:current(a:name, a:instance)
+  if empty(l:p) || l:p.state !=# 'loaded'
+    return
+  endif
+  if a:others > 0
+    let l:what = printf('%s.%s and %d more ignored their interrupt for %d ms; restarting %s to stop them',
+          \ a:name, a:method, a:others, a:ms, a:name)
+  else
+    let l:what = printf('%s.%s ignored its interrupt for %d ms; restarting %s to stop it', a:name, a:method, a:ms, a:name)
+  endif
+  call s:log(l:p, [l:what . ' (a handler that does not return when its context ends runs until its process exits; the budget is g:vigor#unload_timeout)'])
+  call vigor#_internal#echo#warn(l:what)
+  call vigor#_internal#plugin#reload(a:name)
 endfunction
 
 " Adds a wait_async callback; for a name not known yet, it waits for the

@@ -149,7 +149,7 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
   if !a:0
     call vigor#_internal#host#abandon(a:token)
     if a:stopped
-      call vigor#_internal#host#notify(a:handle, '$interrupt', ['CTRL-C stopped vigor#request()'])
+      call vigor#_internal#host#notify(a:handle, '$interrupt', vigor#_internal#plugin#interrupt_params('CTRL-C stopped vigor#request()'))
       throw printf('[vigor] %s.%s: interrupted (CTRL-C); the handler''s context is cancelled', a:p.name, a:method)
     endif
     throw printf('[vigor] %s.%s: %s; see :messages and %s',

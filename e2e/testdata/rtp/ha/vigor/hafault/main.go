@@ -71,6 +71,12 @@ func main() {
 		// closestop closes its channel as closechan does, then stops its
 		// process (SIGSTOP): it neither exits nor answers, until a SIGKILL.
 		p.Handle("closestop", func() error { return closeChannel(true) })
+		// closeexit closes its channel as closechan does, and its
+		// process exits (status 3) a moment later.
+		p.Handle("closeexit", func() error {
+			time.AfterFunc(100*time.Millisecond, func() { os.Exit(3) })
+			return closeChannel(false)
+		})
 		// quiet keeps reenter from writing while garbage writes and
 		// answers, so that its answer comes right after the garbage.
 		var quiet sync.Mutex
