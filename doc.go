@@ -149,4 +149,27 @@
 // in a handler, a setup or an unload hook is logged as one record that
 // says where it happened, followed by the stack, indented. Elsewhere than
 // on Unix the runtime copies stderr to the log.
+//
+// # Child processes
+//
+// On Unix the editor starts the plugin in a session of its own, so the
+// plugin leads a process group, and the processes it starts (a language
+// server, a watcher) are in that group. They end with the plugin, however
+// it ends: the group gets SIGTERM, and what still runs a grace of 500 ms
+// later gets SIGKILL. The runtime does so once the process has exited (an
+// unload, a reload, a crash, a kill from outside), and on Linux Main does
+// so too as it exits, which covers the editor quitting or being killed
+// (elsewhere, the SIGTERM that the editor sends the group as it quits is
+// all they get). To end them more gently, stop them in an unload hook
+// (OnUnload).
+//
+// A process meant to outlive the plugin (a daemon that other sessions
+// share) must leave the group: start it in a session of its own.
+//
+//	cmd := exec.Command("mydaemon")
+//	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+//	err := cmd.Start()
+//
+// Nothing ends such a process: it is the plugin's to stop, or to find
+// again when the plugin starts the next time.
 package vigor

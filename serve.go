@@ -55,6 +55,10 @@ func init() {
 // editor by more than the budget. A channel that ends before any unload
 // began gets one line on stderr saying whether the editor or the plugin
 // closed it, which the runtime reads to tell the user why the plugin went.
+// The processes that the plugin started end with it (see "Child
+// processes" in the package documentation): on Linux, Main sends their
+// process group SIGTERM as it exits, and SIGKILL to what still runs
+// after a grace.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
 	// to stderr. The input stays a blocking file: the session reads it
@@ -91,6 +95,9 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	code := serve(ctx, os.Getenv, in, out, toRuntime, setup)
+	// What the plugin started ends with it, in the grace that the runtime
+	// gives a plugin after its budget.
+	endGroup(protocol.UnloadGrace * time.Millisecond)
 	stop()
 	runtime.KeepAlive(stdout)
 	os.Exit(code)

@@ -84,10 +84,12 @@ const (
 // FuncUnloaded and exits). The budget is g:vigor#unload_timeout, whose
 // default is UnloadBudget; a plugin that gets none (the editor closed the
 // channel or sent SIGTERM) uses UnloadBudget too. The runtime kills the
-// process UnloadGrace milliseconds after the budget has run out. A test
-// keeps both figures equal to the runtime's (s:defaults in
-// autoload/vigor/_internal/conf.vim, s:UNLOAD_GRACE in
-// autoload/vigor/_internal/plugin.vim).
+// process UnloadGrace milliseconds after the budget has run out, and the
+// processes that a plugin leaves in its process group get as long between
+// SIGTERM and SIGKILL. A test keeps the figures equal to the runtime's
+// (s:defaults in autoload/vigor/_internal/conf.vim, s:UNLOAD_GRACE in
+// autoload/vigor/_internal/plugin.vim, s:GROUP_GRACE in
+// autoload/vigor/_internal/job.vim).
 const (
 	UnloadBudget = 3000 // milliseconds
 	UnloadGrace  = 500  // milliseconds

@@ -195,7 +195,8 @@ func TestMethodsSentByRuntime(t *testing.T) {
 }
 
 // The runtime gives an unloading plugin the budget that the SDK assumes
-// when it gets none, and kills it UnloadGrace after the budget.
+// when it gets none, kills it UnloadGrace after the budget, and gives the
+// processes left in its group as long between SIGTERM and SIGKILL.
 func TestUnloadBudgetMatchesRuntime(t *testing.T) {
 	conf := readRuntime(t, "vigor/_internal/conf.vim")
 	m := regexp.MustCompile(`(?m)^\s*\\ 'unload_timeout': (\d+),`).FindStringSubmatch(conf)
@@ -212,6 +213,14 @@ func TestUnloadBudgetMatchesRuntime(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(m[1]); n != UnloadGrace {
 		t.Errorf("s:UNLOAD_GRACE is %d in autoload/vigor/_internal/plugin.vim but protocol.UnloadGrace is %d: change both together", n, UnloadGrace)
+	}
+	job := readRuntime(t, "vigor/_internal/job.vim")
+	m = regexp.MustCompile(`(?m)^let s:GROUP_GRACE = (\d+)\s*$`).FindStringSubmatch(job)
+	if m == nil {
+		t.Fatal("autoload/vigor/_internal/job.vim has no `let s:GROUP_GRACE = N` line")
+	}
+	if n, _ := strconv.Atoi(m[1]); n != UnloadGrace {
+		t.Errorf("s:GROUP_GRACE is %d in autoload/vigor/_internal/job.vim but protocol.UnloadGrace is %d: change both together", n, UnloadGrace)
 	}
 	// The budget goes with the message, and the kill waits for it and the
 	// grace.

@@ -30,7 +30,9 @@ endfunction
 " Starts a plugin process, its channel on its stdin and stdout. Returns a
 " handle, or throws.
 function! vigor#_internal#host#start(cmd, env, callbacks) abort
-  let l:opts = {'rpc': 1, 'env': a:env, 'err': a:callbacks.stderr, 'exit': a:callbacks.exit}
+  " 'group': what the plugin started ends with it (docs/ARCHITECTURE.md,
+  " section 1).
+  let l:opts = {'rpc': 1, 'group': 1, 'env': a:env, 'err': a:callbacks.stderr, 'exit': a:callbacks.exit}
   if !has('nvim')
     " The pieces of its large messages that Vim holds (api/vim.vim) will
     " never be whole once its channel has closed.

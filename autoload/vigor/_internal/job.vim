@@ -14,11 +14,79 @@
 "   'late_exit'  1: on Vim, call 'exit' 30 ms later, after the last output
 "   'closed'     Vim: Funcref(), when the channel has closed, after its last
 "                message (close_cb; Vim defers it while a callback runs)
+"   'group'      1, with 'rpc': the process leads a process group of its
+"                own, and whatever is left of that group once it has exited
+"                is ended (vigor#_internal#job#end_group())
 "   'env', 'cwd' as for job_start() and jobstart()
 " Lines come without their newline; a last line without one comes too.
 " No callback of a job or timer, here or in the callers, is a closure (a
 " lambda that uses its function's a: or l: variables): the editors keep
 " what job callbacks hold (docs/ARCHITECTURE.md, section 7, quirk 10).
+
+" On Unix both editors start a job in a session of its own (Vim calls
+" setsid(), Neovim has libuv do it), so a job leads a process group whose
+" id is its pid, and the processes that it starts are in that group unless
+" they leave it (a new session or group). The editors signal that group
+" when they stop a job (job_stop(), jobstop()) and when they quit, but not
+" when the job has exited on its own or was killed from outside: the
+" group's other processes would run on, each a leftover of a plugin.
+"
+" How long the processes of a group have after SIGTERM before SIGKILL: the
+" grace after an unload's budget (protocol.UnloadGrace).
+let s:GROUP_GRACE = 500
+" Ends process group $1 ($2 seconds of grace) once its leader, process $1, has
+" exited and been reaped: nothing else can take that number while the group
+" has a process, so a live process $1 means that the group is empty and
+" the number was given again, to a process that may lead a group of the
+" same number: then nothing is signalled.
+let s:END_GROUP = 'kill -0 "$1" 2>/dev/null || ! kill -s TERM -- "-$1" 2>/dev/null && exit 0; '
+      \ . 'sleep "$2"; kill -0 "$1" 2>/dev/null || kill -s KILL -- "-$1" 2>/dev/null; exit 0'
+
+" Ends what is left of the process group that the exited job {pid} led:
+" SIGTERM now, SIGKILL after the grace, each only while no process {pid}
+" exists (s:END_GROUP). Neovim signals through libuv; Vim has no kill(),
+" and a short-lived sh does it (it outlives Vim quitting in the grace).
+" It never throws: it runs in the job's exit callback, before the rest.
+function! vigor#_internal#job#end_group(pid) abort
+  if a:pid <= 0 || !has('unix')
+    return
+  endif
+  try
+    if has('nvim')
+      if s:nvim_signal_group(a:pid, 'sigterm')
+        call timer_start(s:GROUP_GRACE, function('s:nvim_kill_group', [a:pid]))
+      endif
+      return
+    endif
+    call job_start(['/bin/sh', '-c', s:END_GROUP, 'vigor-end-group', string(a:pid), printf('%d.%03d', s:GROUP_GRACE / 1000, s:GROUP_GRACE % 1000)],
+          \ {'in_io': 'null', 'out_io': 'null', 'err_io': 'null', 'stoponexit': '',
+          \  'exit_cb': function('s:vim_ended')})
+  catch
+  endtry
+endfunction
+
+if has('nvim')
+  " Sends {signal} to process group {pid} unless a process {pid} exists;
+  " 1 if the group got it.
+  function! s:nvim_signal_group(pid, signal) abort
+    return luaeval('(function(pid, sig)'
+          \ . ' local ok, _, name = vim.uv.kill(pid, 0)'
+          \ . ' if ok or name ~= "ESRCH" then return false end'
+          \ . ' return vim.uv.kill(-pid, sig) == 0 end)(_A[1], _A[2])', [a:pid, a:signal])
+  endfunction
+
+  function! s:nvim_kill_group(pid, _timer) abort
+    try
+      call s:nvim_signal_group(a:pid, 'sigkill')
+    catch
+    endtry
+  endfunction
+else
+  " An exit_cb, so that Vim reaps the sh of end_group().
+  function! s:vim_ended(_job, _status) abort
+  endfunction
+endif
+
 if has('nvim')
   " Each job's options and its unfinished lines, by job id, from jobstart()
   " until its exit. Neovim keeps what a job's callbacks hold after the job
@@ -60,6 +128,9 @@ if has('nvim')
     endif
     " (Neovim runs no callback of the job before jobstart() has returned.)
     let s:jobs[l:id] = {'opts': a:opts, 'stdout': '', 'stderr': ''}
+    if get(a:opts, 'group', 0)
+      let s:jobs[l:id].pid = jobpid(l:id)
+    endif
     return {'job': l:id, 'chan': l:id}
   endfunction
 
@@ -73,6 +144,9 @@ if has('nvim')
     if a:event ==# 'exit'
       if !empty(l:job)
         unlet s:jobs[a:id]
+        if has_key(l:job, 'pid')
+          call vigor#_internal#job#end_group(l:job.pid)
+        endif
         call l:job.opts.exit(a:data)
       endif
       return
@@ -100,7 +174,7 @@ else
     if get(a:opts, 'late_exit', 0)
       let l:o.exit_cb = function('s:vim_late_exit', [a:opts.exit])
     elseif get(a:opts, 'rpc', 0)
-      let l:o.exit_cb = function('s:vim_exit_signal', [a:opts.exit])
+      let l:o.exit_cb = function('s:vim_exit_signal', [a:opts.exit, get(a:opts, 'group', 0)])
     else
       let l:o.exit_cb = function('s:vim_exit', [a:opts.exit])
     endif
@@ -135,8 +209,12 @@ else
     call a:Exit(a:status)
   endfunction
 
-  " Vim reports a process that a signal ended as status -1.
-  function! s:vim_exit_signal(Exit, job, status) abort
+  " Vim reports a process that a signal ended as status -1. {group}: the
+  " 'group' option.
+  function! s:vim_exit_signal(Exit, group, job, status) abort
+    if a:group
+      call vigor#_internal#job#end_group(get(job_info(a:job), 'process', 0))
+    endif
     call a:Exit(a:status, a:status == -1 ? get(job_info(a:job), 'termsig', '') : '')
   endfunction
 
