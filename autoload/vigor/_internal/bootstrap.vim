@@ -60,8 +60,13 @@ function! s:start(discover) abort
 endfunction
 
 " Makes the cache's log and bin directories; returns what is wrong when
-" they cannot be made or written, or ''.
+" there is no cache (conf#cache_dir()) or they cannot be made or written,
+" or ''.
 function! s:check_cache() abort
+  let l:err = vigor#_internal#conf#cache_error()
+  if !empty(l:err)
+    return l:err
+  endif
   for l:dir in [vigor#_internal#conf#log_dir(), vigor#_internal#conf#cache_dir() . '/bin']
     try
       call vigor#_internal#file#mkdir(l:dir)

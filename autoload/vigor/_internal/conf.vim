@@ -22,21 +22,88 @@ function! vigor#_internal#conf#get(name) abort
   return get(g:, 'vigor#' . a:name, s:defaults[a:name])
 endfunction
 
-" The cache: built binaries and logs.
+" The cache: built programs and logs. It is an absolute path that the
+" user's settings name: g:vigor#cache_dir, else the user's cache directory
+" ($XDG_CACHE_HOME, or ~/.cache) with vigor in it. When there is none, it
+" is '' and cache_error() says why: a relative path would be found from
+" the current directory, where anybody may have put a program of the name
+" that the runtime runs.
 function! vigor#_internal#conf#cache_dir() abort
+  return s:cache()[0]
+endfunction
+
+" Why there is no cache directory, or ''.
+function! vigor#_internal#conf#cache_error() abort
+  return s:cache()[1]
+endfunction
+
+function! s:cache() abort
   let l:dir = vigor#_internal#conf#get('cache_dir')
   if !empty(l:dir)
-    return fnamemodify(expand(l:dir), ':p:s?[/\\]$??')
+    let l:d = type(l:dir) == v:t_string ? expand(l:dir) : ''
+    if !s:absolute(l:d)
+      return ['', printf('g:vigor#cache_dir is %s, not an absolute path: set it to a directory of your own, such as ''~/.cache/vigor''; see :help vigor-cache',
+            \ string(l:dir))]
+    endif
+    return [s:trim(simplify(l:d)), '']
   endif
+  let l:base = s:user_dir('cache', 'XDG_CACHE_HOME', '.cache')
+  if empty(l:base)
+    return ['', 'no cache directory: neither $XDG_CACHE_HOME nor $HOME is an absolute path; set g:vigor#cache_dir to a directory of your own; see :help vigor-cache']
+  endif
+  return [l:base . '/vigor', '']
+endfunction
+
+" The user's directory of a kind ('cache', 'state'), from the environment:
+" on Neovim stdpath({kind}), on Vim ${xdg}, or $HOME/{home} when ${xdg} is
+" not an absolute path (the XDG rule). '' when the environment names no
+" absolute one: with $HOME empty, Neovim makes stdpath() relative, or
+" absolute from the current directory, and so it is used only when it is
+" in ${xdg} or $HOME.
+function! s:user_dir(kind, xdg, home) abort
+  let l:xdg = eval('$' . a:xdg)
   if has('nvim')
-    return stdpath('cache') . '/vigor'
+    let l:d = stdpath(a:kind)
+    for l:base in [l:xdg, $HOME]
+      if s:absolute(l:base) && s:inside(l:d, l:base)
+        return l:d
+      endif
+    endfor
+    return has('win32') && s:absolute(l:d) ? l:d : ''
   endif
-  let l:base = empty($XDG_CACHE_HOME) ? expand('~/.cache') : $XDG_CACHE_HOME
-  return l:base . '/vigor'
+  if s:absolute(l:xdg)
+    return s:trim(l:xdg)
+  elseif s:absolute($HOME)
+    return s:trim($HOME) . '/' . a:home
+  endif
+  return ''
+endfunction
+
+" {path} without the separators that end it (/ stays /).
+function! s:trim(path) abort
+  return substitute(a:path, '.\zs[/\\]\+$', '', '')
+endfunction
+
+function! s:absolute(path) abort
+  return type(a:path) == v:t_string && !empty(a:path) && isabsolutepath(a:path)
+endfunction
+
+" Whether {path} is {base} or inside it.
+function! s:inside(path, base) abort
+  let l:base = s:trim(a:base)
+  return a:path ==# l:base || stridx(a:path, l:base =~# '[/\\]$' ? l:base : l:base . '/') == 0
+        \ || (has('win32') && stridx(a:path, l:base . '\') == 0)
 endfunction
 
 function! vigor#_internal#conf#log_dir() abort
-  return vigor#_internal#conf#cache_dir() . '/log'
+  let l:cache = vigor#_internal#conf#cache_dir()
+  return empty(l:cache) ? '' : l:cache . '/log'
+endfunction
+
+" The log file of the plugin {name}, or '' without a log directory.
+function! vigor#_internal#conf#log_file(name) abort
+  let l:dir = vigor#_internal#conf#log_dir()
+  return empty(l:dir) ? '' : l:dir . '/' . a:name . '.log'
 endfunction
 
 function! vigor#_internal#conf#mode() abort
