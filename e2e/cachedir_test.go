@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,5 +127,38 @@ func TestCacheDirNotAbsolute(t *testing.T) {
 	}
 	if after := topLevel(t); strings.Join(after, " ") != strings.Join(before, " ") {
 		t.Errorf("the Vigor checkout was written: its entries were %v, now %v", before, after)
+	}
+}
+
+// An empty or relative $XDG_CACHE_HOME is ignored (the XDG rule): the cache
+// is ~/.cache/vigor (~/.cache/nvim/vigor on Neovim, whose stdpath('cache')
+// is then relative), never a path found from the current directory, where
+// a program was planted at the name it would run.
+func TestCacheDirIgnoresRelativeXDG(t *testing.T) {
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	goCmd := fakeGo(t, dir, vigor, plugin)
+	version := vigorVersionDir(t)
+	for _, xdg := range []string{"", "rel"} {
+		t.Run(fmt.Sprintf("XDG_CACHE_HOME=%q", xdg), func(t *testing.T) {
+			home, cwd := t.TempDir(), t.TempDir()
+			marker := filepath.Join(t.TempDir(), "ran")
+			plant(t, marker, filepath.Join(cwd, "nvim", "vigor", "bin", version, "vigor"),
+				filepath.Join(cwd, "rel", "nvim", "vigor", "bin", version, "vigor"), filepath.Join(cwd, "rel", "vigor", "bin", version, "vigor"))
+			opts := editortest.Options{RTP: []string{hello()}, Env: []string{"HOME=" + home, "XDG_CACHE_HOME=" + xdg},
+				Cmds: []string{"unlet g:vigor#cache_dir", "let g:vigor#go = " + editortest.VimString(goCmd),
+					"execute 'cd' fnameescape(" + editortest.VimString(cwd) + ")"}}
+			each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+				want := filepath.Join(home, ".cache", "vigor")
+				if ed.Kind == "nvim" {
+					want = filepath.Join(home, ".cache", "nvim", "vigor")
+				}
+				mustEqual(t, ed, "the cache", ed.MustEval(t, "vigor#_internal#conf#cache_dir()"), want)
+				waitLoaded(t, ed, "hello")
+				if b, err := os.ReadFile(marker); err == nil {
+					t.Fatalf("%s: the planted program ran: %s", ed.Kind, b)
+				}
+			})
+		})
 	}
 }

@@ -55,11 +55,11 @@ function! s:cache() abort
 endfunction
 
 " The user's directory of a kind ('cache', 'state'), from the environment:
-" on Neovim stdpath({kind}), on Vim ${xdg}, or $HOME/{home} when ${xdg} is
-" not an absolute path (the XDG rule). '' when the environment names no
-" absolute one: with $HOME empty, Neovim makes stdpath() relative, or
-" absolute from the current directory, and so it is used only when it is
-" in ${xdg} or $HOME.
+" ${xdg}, or $HOME/{home} when ${xdg} is not an absolute path (the XDG
+" rule), with Neovim's name in it on Neovim (stdpath()); '' when the
+" environment names no absolute one. Neovim's stdpath() is used when it is
+" in one of them: it is relative when ${xdg} is (or is empty), and made
+" from the current directory when $HOME is empty.
 function! s:user_dir(kind, xdg, home) abort
   let l:xdg = eval('$' . a:xdg)
   if has('nvim')
@@ -69,12 +69,15 @@ function! s:user_dir(kind, xdg, home) abort
         return l:d
       endif
     endfor
-    return has('win32') && s:absolute(l:d) ? l:d : ''
+    if has('win32') && s:absolute(l:d)
+      return l:d
+    endif
   endif
+  let l:app = has('nvim') ? '/' . (empty($NVIM_APPNAME) ? 'nvim' : $NVIM_APPNAME) : ''
   if s:absolute(l:xdg)
-    return s:trim(l:xdg)
+    return s:trim(l:xdg) . l:app
   elseif s:absolute($HOME)
-    return s:trim($HOME) . '/' . a:home
+    return s:trim($HOME) . '/' . a:home . l:app
   endif
   return ''
 endfunction
