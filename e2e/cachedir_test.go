@@ -14,11 +14,13 @@ import (
 )
 
 // vigorVersionDir is the name of the vigor command's build directory in
-// bin/ (vigor-{hash}-1), from an editor that started it.
-func vigorVersionDir(t *testing.T) string {
+// bin/ (vigor-{hash}-1), from an editor that started it on a cache of its
+// own, with the go command goCmd (fakeGo).
+func vigorVersionDir(t *testing.T, goCmd string) string {
 	t.Helper()
-	ed := editortest.Start(t, "vim", editortest.Options{})
-	ed.WaitFor(t, "vigor#_internal#bootstrap#is_ready()", 120*time.Second)
+	ed := editortest.Start(t, "vim", editortest.Options{Cache: filepath.Join(t.TempDir(), "cache"),
+		Cmds: []string{"let g:vigor#go = " + editortest.VimString(goCmd)}})
+	ed.WaitFor(t, "vigor#_internal#bootstrap#is_ready()", 60*time.Second)
 	dir := filepath.Base(filepath.Dir(ed.MustEval(t, "vigor#_internal#bootstrap#vigor()").(string)))
 	ed.Close()
 	if !strings.HasPrefix(dir, "vigor-") {
@@ -74,7 +76,9 @@ func topLevel(t *testing.T) []string {
 // checkout; it says why in one [vigor] line, and a request fails at once
 // with that reason (issue 16, 1.3).
 func TestCacheDirNotAbsolute(t *testing.T) {
-	version := vigorVersionDir(t)
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	version := vigorVersionDir(t, fakeGo(t, dir, vigor, plugin))
 	before := topLevel(t)
 	cases := []struct {
 		name  string
@@ -130,6 +134,119 @@ func TestCacheDirNotAbsolute(t *testing.T) {
 	}
 }
 
+// readOnly makes the directory dir read-only until the test ends: with a
+// read-only bind mount over it when the test runs as root (root writes
+// into any directory whatever its mode), else with chmod -R a-w. The test
+// fails when the mechanism is not available or leaves dir writable.
+func readOnly(t *testing.T, dir string) {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		for _, args := range [][]string{{"--bind", dir, dir}, {"-o", "remount,ro,bind", dir}} {
+			if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
+				t.Fatalf("running as root, the test needs a read-only bind mount: mount %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+			if args[0] == "--bind" {
+				t.Cleanup(func() { unmount(t, dir) })
+			}
+		}
+	} else {
+		if out, err := exec.Command("chmod", "-R", "a-w", dir).CombinedOutput(); err != nil {
+			t.Fatalf("chmod -R a-w %s: %v\n%s", dir, err, out)
+		}
+		t.Cleanup(func() { _ = exec.Command("chmod", "-R", "u+w", dir).Run() })
+	}
+	probe := filepath.Join(dir, "probe")
+	if err := os.WriteFile(probe, nil, 0o600); err == nil {
+		t.Fatalf("%s is still writable after it was made read-only", dir)
+	}
+}
+
+// unmount undoes readOnly's bind mount, once the programs that ran from
+// it (plugins of editors that have quit) have gone.
+func unmount(t *testing.T, dir string) {
+	var out []byte
+	var err error
+	for range 100 {
+		if out, err = exec.Command("umount", dir).CombinedOutput(); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("umount %s: %v\n%s", dir, err, out)
+	_ = exec.Command("umount", "-l", dir).Run()
+}
+
+// A fully built cache that cannot be written (a package installed it, say)
+// starts its plugins on both editors; the logs then go to the state
+// directory, which the health report names. Only when that cannot be
+// written either does Vigor refuse to start, in one [vigor] line that
+// names both (issue 16, 1.7).
+func TestReadOnlyCache(t *testing.T) {
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	goCmd := fakeGo(t, dir, vigor, plugin)
+	cache := filepath.Join(dir, "cache")
+	opts := editortest.Options{RTP: []string{hello()}, Cache: cache, Cmds: []string{"let g:vigor#go = " + editortest.VimString(goCmd)}}
+	for _, kind := range editortest.Kinds {
+		ed := editortest.Start(t, kind, opts)
+		waitLoaded(t, ed, "hello")
+		if h := healthText(t, ed); !strings.Contains(h, "\nlogs: "+cache+"/log\n") {
+			t.Fatalf("%s: the health report does not name the logs in %s/log:\n%s", ed.Kind, cache, h)
+		}
+		ed.Close()
+	}
+	readOnly(t, cache)
+
+	t.Run("state directory", func(t *testing.T) {
+		each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+			waitLoaded(t, ed, "hello")
+			mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['read-only'])`), "Hello, read-only!")
+			logs := ed.MustEval(t, `(has('nvim') ? stdpath('state') : $XDG_STATE_HOME) . '/vigor/log'`).(string)
+			log := ed.MustEval(t, "vigor#_internal#plugin#get('hello').log").(string)
+			if log != logs+"/hello.log" {
+				t.Fatalf("%s: the plugin logs to %s, want %s/hello.log", ed.Kind, log, logs)
+			}
+			ed.WaitFor(t, "filereadable("+editortest.VimString(log)+") && !empty(readfile("+editortest.VimString(log)+"))", 10*time.Second)
+			if health := healthText(t, ed); !strings.Contains(health, "logs: "+logs+" (the cache cannot be written)") {
+				t.Fatalf("%s: the health report does not name the logs in %s:\n%s", ed.Kind, logs, health)
+			}
+			if msgs := ed.Messages(t); strings.Contains(msgs, "[vigor]") {
+				t.Fatalf("%s: messages from Vigor: %s", ed.Kind, msgs)
+			}
+		})
+	})
+
+	t.Run("nothing writable", func(t *testing.T) {
+		o := opts
+		// Neovim's own log too would go to the state directory; without
+		// it, to the current directory.
+		o.Env = []string{"XDG_STATE_HOME=" + filepath.Join(cache, "state"), "NVIM_LOG_FILE=" + filepath.Join(t.TempDir(), "nvim.log")}
+		each(t, o, func(t *testing.T, ed *editortest.Editor) {
+			state := ed.MustEval(t, `(has('nvim') ? stdpath('state') : $XDG_STATE_HOME) . '/vigor/log'`).(string)
+			want := "cannot write the logs: neither " + cache + "/log nor " + state + " can be made and written"
+			mustThrow(t, ed, `vigor#request('hello', 'greet', ['x'])`, "[vigor] hello.greet: the plugin failed to load: "+want, ":help vigor-log")
+			msgs := ed.Messages(t)
+			if n := strings.Count(msgs, "[vigor] "+want); n != 1 {
+				t.Fatalf("%s: %d [vigor] lines about the logs, want 1; messages:\n%s", ed.Kind, n, msgs)
+			}
+		})
+	})
+}
+
+// healthText is the health report's messages, a line each.
+func healthText(t *testing.T, ed *editortest.Editor) string {
+	t.Helper()
+	var report [][]any
+	if err := ed.EvalInto("vigor#health#report()", &report); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, r := range report {
+		fmt.Fprintf(&b, "%v\n", r[1])
+	}
+	return b.String()
+}
+
 // An empty or relative $XDG_CACHE_HOME is ignored (the XDG rule): the cache
 // is ~/.cache/vigor (~/.cache/nvim/vigor on Neovim, whose stdpath('cache')
 // is then relative), never a path found from the current directory, where
@@ -138,7 +255,7 @@ func TestCacheDirIgnoresRelativeXDG(t *testing.T) {
 	dir := t.TempDir()
 	vigor, plugin := prebuild(t, dir)
 	goCmd := fakeGo(t, dir, vigor, plugin)
-	version := vigorVersionDir(t)
+	version := vigorVersionDir(t, goCmd)
 	for _, xdg := range []string{"", "rel"} {
 		t.Run(fmt.Sprintf("XDG_CACHE_HOME=%q", xdg), func(t *testing.T) {
 			home, cwd := t.TempDir(), t.TempDir()

@@ -99,7 +99,7 @@ function! s:log(name) abort
     return
   endif
   new
-  let l:lines = ['Vigor logs (gf opens one):']
+  let l:lines = [printf('Vigor logs, in %s (gf opens one):', vigor#_internal#conf#log_dir())]
   for [l:name, l:p] in sort(items(vigor#_internal#plugin#all()))
     call add(l:lines, l:p.log)
   endfor

@@ -98,9 +98,61 @@ function! s:inside(path, base) abort
         \ || (has('win32') && stridx(a:path, l:base . '\') == 0)
 endfunction
 
+" The directory of the logs: {cache}/log, or, when that cannot be made or
+" written (a cache that a package installed read-only), vigor/log in the
+" user's state directory (stdpath('state') on Neovim, $XDG_STATE_HOME or
+" ~/.local/state on Vim). '' when neither can be: log_error() says why.
+" The choice is made once for each cache directory (it makes the
+" directory); a failed one is tried again on the next call.
+let s:log = {'cache': '', 'dir': ''}
+
 function! vigor#_internal#conf#log_dir() abort
   let l:cache = vigor#_internal#conf#cache_dir()
-  return empty(l:cache) ? '' : l:cache . '/log'
+  if empty(l:cache)
+    return ''
+  endif
+  if s:log.cache !=# l:cache || empty(s:log.dir)
+    let s:log = {'cache': l:cache, 'dir': ''}
+    for l:dir in s:log_dirs(l:cache)
+      if s:writable_dir(l:dir)
+        let s:log.dir = l:dir
+        break
+      endif
+    endfor
+  endif
+  return s:log.dir
+endfunction
+
+" Why there is no log directory, or ''.
+function! vigor#_internal#conf#log_error() abort
+  if !empty(vigor#_internal#conf#log_dir())
+    return ''
+  endif
+  let l:err = vigor#_internal#conf#cache_error()
+  if !empty(l:err)
+    return l:err
+  endif
+  let l:dirs = s:log_dirs(vigor#_internal#conf#cache_dir())
+  let l:state = len(l:dirs) > 1 ? ' nor ' . l:dirs[1]
+        \ : ' (and neither $XDG_STATE_HOME nor $HOME is an absolute path for the state directory)'
+  return printf('cannot write the logs: neither %s%s can be made and written; make one of them writable, or set g:vigor#cache_dir to a directory of your own; see :help vigor-log',
+        \ l:dirs[0], l:state)
+endfunction
+
+" Where the logs may go, in order.
+function! s:log_dirs(cache) abort
+  let l:state = s:user_dir('state', 'XDG_STATE_HOME', '.local/state')
+  return [a:cache . '/log'] + (empty(l:state) ? [] : [l:state . '/vigor/log'])
+endfunction
+
+" Makes {dir} (0700) if it is missing; whether it is a directory that can
+" be written then.
+function! s:writable_dir(dir) abort
+  try
+    call vigor#_internal#file#mkdir(a:dir)
+  catch
+  endtry
+  return isdirectory(a:dir) && filewritable(a:dir) == 2
 endfunction
 
 " The log file of the plugin {name}, or '' without a log directory.
