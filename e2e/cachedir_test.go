@@ -210,6 +210,9 @@ func TestReadOnlyCache(t *testing.T) {
 			if health := healthText(t, ed); !strings.Contains(health, "logs: "+logs+" (the cache cannot be written)") {
 				t.Fatalf("%s: the health report does not name the logs in %s:\n%s", ed.Kind, logs, health)
 			}
+			ed.MustExec(t, "Vigor log")
+			mustEqual(t, ed, ":Vigor log", ed.MustEval(t, "getline(1, 2)"), []any{"Vigor logs, in " + logs + " (gf opens one):", log})
+			ed.MustExec(t, "close")
 			if msgs := ed.Messages(t); strings.Contains(msgs, "[vigor]") {
 				t.Fatalf("%s: messages from Vigor: %s", ed.Kind, msgs)
 			}

@@ -153,22 +153,23 @@ else
   " ch_status(): at their end, with every line delivered. (close_cb would
   " tell too, but Vim defers it while a channel callback runs, and Vigor
   " often waits inside one; ch_status() is true there too.) A part still
-  " open s:LATE_EXIT_MAX ms after the exit is held by a process that the
-  " command left running: the exit is passed on then, as Neovim does. The
-  " timers' callbacks are partials, not lambdas: with a lambda, which keeps
-  " its call's scope and so the job, Vim 9.0 never frees the job.
+  " open after s:LATE_EXIT_POLLS looks, s:LATE_EXIT_POLL ms apart, is held
+  " by a process that the command left running: the exit is passed on
+  " then, as Neovim does. The looks are counted, not timed: Vim reads the
+  " pipes while it waits between two of them, however busy it was before.
+  " The timers' callbacks are partials, not lambdas: with a lambda, which
+  " keeps its call's scope and so the job, Vim 9.0 never frees the job.
   let s:LATE_EXIT_POLL = 10
-  let s:LATE_EXIT_MAX = 10000
+  let s:LATE_EXIT_POLLS = 1000
 
   function! s:vim_late_exit(Exit, job, status) abort
-    call s:vim_exit_when_read(a:Exit, job_getchannel(a:job), a:status, reltime(), -1)
+    call s:vim_exit_when_read(a:Exit, job_getchannel(a:job), a:status, s:LATE_EXIT_POLLS, -1)
   endfunction
 
-  function! s:vim_exit_when_read(Exit, channel, status, since, _timer) abort
+  function! s:vim_exit_when_read(Exit, channel, status, left, _timer) abort
     let l:parts = [ch_status(a:channel, {'part': 'out'}), ch_status(a:channel, {'part': 'err'})]
-    if index(l:parts, 'buffered') >= 0
-          \ || (index(l:parts, 'open') >= 0 && reltimefloat(reltime(a:since)) * 1000 < s:LATE_EXIT_MAX)
-      call timer_start(s:LATE_EXIT_POLL, function('s:vim_exit_when_read', [a:Exit, a:channel, a:status, a:since]))
+    if index(l:parts, 'buffered') >= 0 || (index(l:parts, 'open') >= 0 && a:left > 0)
+      call timer_start(s:LATE_EXIT_POLL, function('s:vim_exit_when_read', [a:Exit, a:channel, a:status, a:left - 1]))
       return
     endif
     call a:Exit(a:status)
