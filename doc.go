@@ -142,7 +142,9 @@
 // closed when this package is initialised, before the plugin's own code
 // runs. Then Main points fds 1 and 2 at the plugin's log, where Logger
 // writes too: log/<name>.log in Vigor's cache (~/.cache/vigor on Vim,
-// stdpath('cache')/vigor on Neovim), a file only the user may read. So
+// stdpath('cache')/vigor on Neovim), or, when the cache cannot be written,
+// vigor/log/<name>.log in the state directory; the runtime passes the path
+// in $VIGOR_LOG. Only the user may read the file. So
 // whatever the plugin prints, however much, costs the editor nothing, and
 // Go's report of a panic that ends the process is in the log (the
 // runtime also gets it, for the message that the plugin crashed). A panic

@@ -20,7 +20,19 @@ function! vigor#health#report() abort
     call add(l:r, ['error', printf('Go toolchain %s not found', string(l:go)), ['install Go 1.22 or newer, or set g:vigor#go']])
   endif
   let l:cache = vigor#_internal#conf#cache_dir()
-  call add(l:r, ['info', printf('cache: %s (%s)', l:cache, s:size(l:cache))])
+  if empty(l:cache)
+    call add(l:r, ['error', 'cache: ' . vigor#_internal#conf#cache_error()])
+  else
+    call add(l:r, ['info', printf('cache: %s (%s)', l:cache, s:size(l:cache))])
+    let l:logs = vigor#_internal#conf#log_dir()
+    if empty(l:logs)
+      call add(l:r, ['error', 'logs: ' . vigor#_internal#conf#log_error()])
+    elseif l:logs !=# l:cache . '/log'
+      call add(l:r, ['info', printf('logs: %s (the cache cannot be written)', l:logs)])
+    else
+      call add(l:r, ['info', 'logs: ' . l:logs])
+    endif
+  endif
   if !filereadable(vigor#_internal#bootstrap#root() . '/doc/tags')
     call add(l:r, ['warn', printf('no help tags in %s/doc, so :help vigor fails', vigor#_internal#bootstrap#root()),
           \ ['run :helptags ' . fnameescape(vigor#_internal#bootstrap#root()) . '/doc']])

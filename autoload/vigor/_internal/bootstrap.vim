@@ -59,18 +59,21 @@ function! s:start(discover) abort
   call s:find(0)
 endfunction
 
-" Makes the cache's log and bin directories; returns what is wrong when
-" they cannot be made or written, or ''.
+" Checks that there is a cache, and a log directory (conf#log_dir(): in the
+" cache, or in the state directory when the cache cannot be written), and
+" makes the cache's bin directory if it can; returns what is wrong, or ''.
+" A cache that cannot be written is no error here: the programs that it
+" holds already start from it (a package may install it read-only), and
+" s:find and the vigor command say so when something must be built there.
 function! s:check_cache() abort
-  for l:dir in [vigor#_internal#conf#log_dir(), vigor#_internal#conf#cache_dir() . '/bin']
-    try
-      call vigor#_internal#file#mkdir(l:dir)
-    catch
-    endtry
-    if !isdirectory(l:dir) || filewritable(l:dir) != 2
-      return s:unwritable(l:dir)
-    endif
-  endfor
+  let l:err = vigor#_internal#conf#log_error()
+  if !empty(l:err)
+    return l:err
+  endif
+  try
+    call vigor#_internal#file#mkdir(vigor#_internal#conf#cache_dir() . '/bin')
+  catch
+  endtry
   return ''
 endfunction
 

@@ -99,7 +99,9 @@ function! s:log(name) abort
     return
   endif
   new
-  let l:lines = ['Vigor logs (gf opens one):']
+  let l:dir = vigor#_internal#conf#log_dir()
+  let l:lines = [empty(l:dir) ? 'No Vigor logs: ' . vigor#_internal#conf#log_error()
+        \ : printf('Vigor logs, in %s (gf opens one):', l:dir)]
   for [l:name, l:p] in sort(items(vigor#_internal#plugin#all()))
     call add(l:lines, l:p.log)
   endfor

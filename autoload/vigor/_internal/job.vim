@@ -11,7 +11,7 @@
 "   'exit'       Funcref(status), when the process has exited; with 'rpc',
 "                on Vim, Funcref(status, signal): the name of the signal
 "                that ended it (job_info()'s "termsig", e.g. "KILL"), or ''
-"   'late_exit'  1: on Vim, call 'exit' 30 ms later, after the last output
+"   'late_exit'  1: on Vim, call 'exit' only after the last line of output
 "   'closed'     Vim: Funcref(), when the channel has closed, after its last
 "                message (close_cb; Vim defers it while a callback runs)
 "   'group'      1, with 'rpc': the process leads a process group of its
@@ -147,6 +147,13 @@ if has('nvim')
         if has_key(l:job, 'pid')
           call vigor#_internal#job#end_group(l:job.pid)
         endif
+        " A last line without its newline that is still here when the
+        " exit comes is delivered before it.
+        for [l:event, l:cb] in [['stdout', 'out'], ['stderr', 'err']]
+          if !empty(l:job[l:event]) && has_key(l:job.opts, l:cb)
+            call l:job.opts[l:cb]([l:job[l:event]])
+          endif
+        endfor
         call l:job.opts.exit(a:data)
       endif
       return
@@ -218,16 +225,31 @@ else
     call a:Exit(a:status, a:status == -1 ? get(job_info(a:job), 'termsig', '') : '')
   endfunction
 
-  " Vim may run exit_cb before the last output callbacks; give them a
-  " moment. (close_cb would be exact, but Vim defers it while a callback is
-  " running, and Vigor often waits inside one.) The timer's callback is a
-  " partial, not a lambda: with a lambda, which keeps this call's scope and
-  " so the job, Vim 9.0 never frees the job.
-  function! s:vim_late_exit(Exit, _job, status) abort
-    call timer_start(30, function('s:vim_exit_now', [a:Exit, a:status]))
+  " Vim may run exit_cb before the last output callbacks: a busy Vim reads
+  " a pipe in pieces, between other callbacks. So the exit is passed on
+  " only once both output parts of the channel are "closed" for
+  " ch_status(): at their end, with every line delivered. (close_cb would
+  " tell too, but Vim defers it while a channel callback runs, and Vigor
+  " often waits inside one; ch_status() is true there too.) A part still
+  " open after s:LATE_EXIT_POLLS looks, s:LATE_EXIT_POLL ms apart, is held
+  " by a process that the command left running: the exit is passed on
+  " then, as Neovim does. The looks are counted, not timed: Vim reads the
+  " pipes while it waits between two of them, however busy it was before.
+  " The timers' callbacks are partials, not lambdas: with a lambda, which
+  " keeps its call's scope and so the job, Vim 9.0 never frees the job.
+  let s:LATE_EXIT_POLL = 10
+  let s:LATE_EXIT_POLLS = 1000
+
+  function! s:vim_late_exit(Exit, job, status) abort
+    call s:vim_exit_when_read(a:Exit, job_getchannel(a:job), a:status, s:LATE_EXIT_POLLS, -1)
   endfunction
 
-  function! s:vim_exit_now(Exit, status, _timer) abort
+  function! s:vim_exit_when_read(Exit, channel, status, left, _timer) abort
+    let l:parts = [ch_status(a:channel, {'part': 'out'}), ch_status(a:channel, {'part': 'err'})]
+    if index(l:parts, 'buffered') >= 0 || (index(l:parts, 'open') >= 0 && a:left > 0)
+      call timer_start(s:LATE_EXIT_POLL, function('s:vim_exit_when_read', [a:Exit, a:channel, a:status, a:left - 1]))
+      return
+    endif
     call a:Exit(a:status)
   endfunction
 

@@ -104,7 +104,7 @@ function! s:new(name, dir) abort
         \ 'timer': -1,
         \ 'ready': 0,
         \ 'gone': '',
-        \ 'log': vigor#_internal#conf#log_dir() . '/' . a:name . '.log',
+        \ 'log': vigor#_internal#conf#log_file(a:name),
         \ 'build': '',
         \ 'build_ms': -1,
         \ 'load_ms': -1,
@@ -139,7 +139,7 @@ function! vigor#_internal#plugin#load(name, dir) abort
   let l:p.dir = a:dir
   " The log is in the cache that is set now (g:vigor#cache_dir may have
   " changed since the last load).
-  let l:p.log = vigor#_internal#conf#log_dir() . '/' . a:name . '.log'
+  let l:p.log = vigor#_internal#conf#log_file(a:name)
   let l:p.state = 'reserved'
   let l:p.error = ''
   let l:p.pending = ''

@@ -1,0 +1,96 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// manyPlugins writes, into dir, a plugin repository of n plugins named
+// prefix000, prefix001, ...: one module whose vigor/<name>/ directories
+// each hold a copy of the hello example.
+func manyPlugins(t *testing.T, dir, prefix string, n int) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(hello(), "vigor", "hello", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(hello(), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(dir, prefix)
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		d := filepath.Join(repo, "vigor", fmt.Sprintf("%s%03d", prefix, i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "main.go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return repo
+}
+
+// The plugins that are not loaded, with their state and error, once none
+// is still on its way (or after timeout).
+const notLoaded = `map(filter(values(vigor#_internal#plugin#all()), 'v:val.state !=# "loaded"'), 'v:val.name . " " . v:val.state . ": " . v:val.error')`
+
+const stillLoading = `(!empty(filter(values(vigor#_internal#plugin#all()), 'index(["reserved", "building", "starting"], v:val.state) >= 0')))`
+
+// A warm start with many plugins loads them all: the runtime reads every
+// line of the vigor command's output before it concludes that the command
+// left a plugin out (issue 16, 1.1: Vim ran the exit callback before the
+// last output callbacks). Warm starts with 50 and with 200 plugins, several
+// of each, on a cache that one start filled; the builds are copies of the
+// hello example (fakeGo).
+func TestWarmStartManyPlugins(t *testing.T) {
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	goCmd := fakeGo(t, dir, vigor, plugin)
+	small := manyPlugins(t, dir, "f", 50)
+	large := manyPlugins(t, dir, "p", 200)
+	cache := filepath.Join(dir, "cache")
+	cmds := []string{"let g:vigor#go = " + editortest.VimString(goCmd), "let g:vigor#start_timeout = 60000"}
+	both := editortest.Options{RTP: []string{small, large}, Cache: cache, Cmds: cmds}
+	settle := func(t *testing.T, ed *editortest.Editor, n int, what string) {
+		t.Helper()
+		ed.WaitFor(t, "!"+stillLoading, 60*time.Second)
+		var bad []string
+		if err := ed.EvalInto(notLoaded, &bad); err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s, %s: %d of %d plugins not loaded, e.g.:\n%s", ed.Kind, what, len(bad), n, strings.Join(bad[:min(len(bad), 5)], "\n"))
+		}
+	}
+	// The cold start that fills the cache.
+	fill := editortest.Start(t, "nvim", both)
+	settle(t, fill, 250, "the cold start")
+	fill.Close()
+
+	rounds := []struct {
+		repo string
+		n    int
+	}{{small, 50}, {small, 50}, {small, 50}, {small, 50}, {large, 200}, {large, 200}, {large, 200}}
+	each(t, editortest.Options{RTP: []string{small}, Cache: cache, Cmds: cmds}, func(t *testing.T, ed *editortest.Editor) {
+		for i, r := range rounds {
+			if i > 0 {
+				ed = editortest.Start(t, ed.Kind, editortest.Options{RTP: []string{r.repo}, Cache: cache, Cmds: cmds})
+			}
+			settle(t, ed, r.n, fmt.Sprintf("warm start %d with %d plugins", i+1, r.n))
+			ed.Close()
+		}
+	})
+}
