@@ -219,6 +219,17 @@ func TestReadOnlyCache(t *testing.T) {
 		})
 	})
 
+	t.Run("a plugin to build", func(t *testing.T) {
+		o := opts
+		o.RTP = append([]string{manyPlugins(t, t.TempDir(), "fresh", 1)}, opts.RTP...)
+		each(t, o, func(t *testing.T, ed *editortest.Editor) {
+			waitLoaded(t, ed, "hello")
+			want := "[vigor] fresh000.greet: the plugin failed to load: the plugin must be built, and the cache " + cache + " cannot be written"
+			mustThrow(t, ed, `vigor#request('fresh000', 'greet', ['x'])`, want, "read-only file system", ":help vigor-cache")
+			mustEqual(t, ed, "greet", ed.MustEval(t, `vigor#request('hello', 'greet', ['still'])`), "Hello, still!")
+		})
+	})
+
 	t.Run("nothing writable", func(t *testing.T) {
 		o := opts
 		// Neovim's own log too would go to the state directory; without

@@ -31,6 +31,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -190,7 +191,7 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 	// and use its result.
 	unlock, err := lock(ctx, filepath.Join(pdir, key+".lock"))
 	if err != nil {
-		return fail(err, nil)
+		return fail(b.cacheErr(err), nil)
 	}
 	defer unlock()
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && !b.opts.Force && b.sameGo(bin) {
@@ -199,12 +200,23 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 	}
 	output, err := b.compile(ctx, pl, dir, modRoot, pdir, bin)
 	if err != nil {
-		return fail(err, output)
+		return fail(b.cacheErr(err), output)
 	}
 	prune(pdir, key)
 	ms := time.Since(start).Milliseconds()
 	b.emit(Event{Plugin: pl.Name, Status: "built", Bin: bin, Ms: ms})
 	return Result{Plugin: pl.Name, Bin: bin}
+}
+
+// cacheErr says what to do about err when it is a file in the cache that
+// could not be made or written (a cache made read-only, as a packaged one
+// is, that lacks this plugin's build); other errors it returns as they are.
+func (b *builder) cacheErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+		return fmt.Errorf("the plugin must be built, and the cache %s cannot be written (%w): make it writable, or use a cache of your own (:help vigor-cache)", b.opts.Cache, err)
+	}
+	return err
 }
 
 // key fingerprints the plugin's inputs: its module (file names, sizes and
