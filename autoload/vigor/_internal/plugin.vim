@@ -4,7 +4,8 @@
 "   (waiting      (vigor       (process      |                    |
 "    for the       build)       started,      +-> starting        +-> reserved -> building
 "    runtime)                   no ready)         (restart after       (reload, or a later
-"                                                  a crash)             load())
+"                                                  a crash; building    load())
+"                                                  if its program is gone)
 "   any loading state -> failed -> reserved (load() or reload() tries again)
 "
 " A loaded process whose channel closes while it keeps running is gone for
@@ -593,6 +594,12 @@ function! s:restart(name, instance, _timer) abort
   endif
   let l:p.timer = -1
   let l:p.restarts += 1
+  if !executable(l:p.bin)
+    " Gone from the cache: an editor that built a newer version of the
+    " plugin removed the older builds. Build it again.
+    call s:begin(l:p)
+    return
+  endif
   call vigor#_internal#event#emit('VigorPluginPre:' . a:name)
   if l:p.state ==# 'starting'
     call s:spawn(l:p)
