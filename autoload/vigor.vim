@@ -9,7 +9,8 @@ let s:replies = vigor#_internal#host#replies()
 
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
-" ready (up to g:vigor#request_timeout). CTRL-C stops the wait at any time
+" ready (while its builds run, and up to g:vigor#request_timeout more).
+" CTRL-C stops the wait at any time
 " and interrupts the handler. :help vigor#request()
 "
 " The request is sent and awaited here, not in a helper: every level of

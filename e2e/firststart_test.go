@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// slowGo writes, into dir, a go command whose build of the vigor command
+// takes secs seconds and is then a copy of vigor; any other go build is a
+// copy of plugin, and other go commands run the real Go (as fakeGo, with
+// a slow build).
+func slowGo(t *testing.T, dir, secs, vigor, plugin string) string {
+	t.Helper()
+	realGo, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	script := `#!/bin/sh
+out=
+prev=
+for a in "$@"; do
+  if [ "$prev" = -o ]; then out=$a; fi
+  prev=$a
+done
+case " $* " in
+*" ./cmd/vigor "*)
+  sleep ` + secs + `
+  exec cp ` + q(vigor) + ` "$out" ;;
+esac
+if [ "$1" = build ]; then
+  exec cp ` + q(plugin) + ` "$out"
+fi
+exec ` + q(realGo) + ` "$@"
+`
+	path := filepath.Join(dir, "go")
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A request made during a first start waits for the vigor command's build
+// however long it takes: g:vigor#request_timeout is for a plugin that does
+// not answer, not for the compiler. No message says "reserved".
+func TestRequestWaitsForVigorCommandBuild(t *testing.T) {
+	pre := t.TempDir()
+	vigor, plugin := prebuild(t, pre)
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			goCmd := slowGo(t, dir, "3", vigor, plugin)
+			ed := editortest.Start(t, kind, editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
+				Cmds: []string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 1000"}})
+			got, err := ed.Eval(`vigor#request('hello', 'greet', ['slow build'])`)
+			msgs := ed.Messages(t)
+			if err != nil || got != "Hello, slow build!" {
+				t.Fatalf("%s: greet = %#v, %v; messages: %s", kind, got, err, msgs)
+			}
+			if strings.Contains(msgs, "reserved") {
+				t.Fatalf("%s: the messages say reserved:\n%s", kind, msgs)
+			}
+		})
+	}
+}
+
+// The line that a request waiting for the vigor command's build shows
+// says so in the user's words, and the request's result follows.
+func TestWaitingForVigorCommandOnScreen(t *testing.T) {
+	pre := t.TempDir()
+	vigor, plugin := prebuild(t, pre)
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			goCmd := slowGo(t, dir, "3", vigor, plugin)
+			tm := startTermCmds(t, kind, filepath.Join(dir, "cache"),
+				[]string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 1000"}, hello())
+			tm.keys(":echo vigor#request('hello', 'greet', ['screen'])", "Enter")
+			deadline := time.Now().Add(30 * time.Second)
+			waited := false
+			for {
+				s := tm.screen()
+				if strings.Contains(s, "reserved") {
+					t.Fatalf("%s: the screen says reserved:\n%s", kind, s)
+				}
+				if strings.Contains(s, "[vigor] waiting for hello (building the vigor command, ") {
+					waited = true
+				}
+				if strings.Contains(s, "Hello, screen!") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: no result within 30 s; the screen shows:\n%s", kind, s)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if !waited {
+				t.Fatalf("%s: the request did not say that it waits for the vigor command's build", kind)
+			}
+		})
+	}
+}
