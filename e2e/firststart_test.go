@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -106,5 +107,39 @@ func TestWaitingForVigorCommandOnScreen(t *testing.T) {
 				t.Fatalf("%s: the request did not say that it waits for the vigor command's build", kind)
 			}
 		})
+	}
+}
+
+// The vigor command's build shows its elapsed time, and its line goes when
+// no plugin build follows: with Vigor alone, and with only lazy plugins.
+func TestVigorCommandBuildLineOnScreen(t *testing.T) {
+	pre := t.TempDir()
+	vigor, plugin := prebuild(t, pre)
+	line := regexp.MustCompile(`\[vigor\] building the vigor command \(first use, [1-9]\d*s\)\.\.\.`)
+	for _, kind := range editortest.Kinds {
+		for _, c := range []struct {
+			name  string
+			repos []string
+		}{{"alone", nil}, {"lazy", rtp("lazy")}} {
+			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				goCmd := slowGo(t, dir, "2", vigor, plugin)
+				tm := startTermCmds(t, kind, filepath.Join(dir, "cache"), []string{"let g:vigor#go = '" + goCmd + "'"}, c.repos...)
+				deadline := time.Now().Add(30 * time.Second)
+				for s := tm.screen(); !line.MatchString(s); s = tm.screen() {
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: the build's line with its time is not on the screen; it shows:\n%s", kind, s)
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+				for s := tm.screen(); strings.Contains(s, "[vigor] building the vigor command"); s = tm.screen() {
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: the build's line stays on the screen:\n%s", kind, s)
+					}
+					time.Sleep(50 * time.Millisecond)
+				}
+			})
+		}
 	}
 }

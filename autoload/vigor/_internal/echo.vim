@@ -32,6 +32,16 @@ function! vigor#_internal#echo#progress(msg) abort
   echo '[vigor] ' . a:msg
 endfunction
 
+" Clears the progress line once the work it showed is done, leaving
+" nothing behind that looks like work going on.
+function! vigor#_internal#echo#progress_done() abort
+  if !vigor#_internal#conf#get('build_progress') || vigor#_internal#echo#typing() ==# 'c'
+    return
+  endif
+  redraw
+  echo ''
+endfunction
+
 " A message from a plugin (Infof/Warnf/Errorf/Debugf in the SDK).
 function! vigor#_internal#echo#plugin(level, name, msg) abort
   if a:level ==# 'debug' && !vigor#_internal#conf#get('debug')
