@@ -14,15 +14,20 @@ import (
 
 // slowGo writes, into dir, a go command whose build of the vigor command
 // takes secs seconds and is then a copy of vigor; any other go build is a
-// copy of plugin, and other go commands run the real Go (as fakeGo, with
-// a slow build).
-func slowGo(t *testing.T, dir, secs, vigor, plugin string) string {
+// copy of plugin, or with plugin "" the real build after pluginSecs
+// seconds; other go commands run the real Go (as fakeGo, with slow
+// builds).
+func slowGo(t *testing.T, dir, secs, vigor, plugin string, pluginSecs ...string) string {
 	t.Helper()
 	realGo, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	build := `exec cp ` + q(plugin) + ` "$out"`
+	if plugin == "" {
+		build = `sleep ` + pluginSecs[0] + `; exec ` + q(realGo) + ` "$@"`
+	}
 	script := `#!/bin/sh
 out=
 prev=
@@ -36,7 +41,7 @@ case " $* " in
   exec cp ` + q(vigor) + ` "$out" ;;
 esac
 if [ "$1" = build ]; then
-  exec cp ` + q(plugin) + ` "$out"
+  ` + build + `
 fi
 exec ` + q(realGo) + ` "$@"
 `
@@ -138,6 +143,61 @@ func TestVigorCommandBuildLineOnScreen(t *testing.T) {
 						t.Fatalf("%s: the build's line stays on the screen:\n%s", kind, s)
 					}
 					time.Sleep(50 * time.Millisecond)
+				}
+			})
+		}
+	}
+}
+
+// The first use of a lazy plugin (its command, or a request) and a request
+// that waits for the vigor command's build show their progress, then the
+// result, with no hit-enter prompt.
+func TestFirstUseWithoutPrompt(t *testing.T) {
+	pre := t.TempDir()
+	vigor, plugin := prebuild(t, pre)
+	for _, kind := range editortest.Kinds {
+		for _, c := range []struct {
+			name, cmd, want string
+			repos           []string
+			real            bool
+		}{
+			{"command", ":execute 'LazyHello a' | echo 'after' . ' LazyHello'", "after LazyHello", rtp("lazy"), true},
+			{"request", ":echo 'log: ' . string(vigor#request('lazyp', 'log', []))", "log: []", rtp("lazy"), true},
+			{"build", ":echo vigor#request('hello', 'greet', ['first'])", "Hello, first!", []string{hello()}, false},
+		} {
+			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				// Builds slow enough that the wait shows its line.
+				goCmd := slowGo(t, dir, "2", vigor, plugin)
+				if c.real {
+					goCmd = slowGo(t, dir, "0", vigor, "", "2")
+				}
+				tm := startTermCmds(t, kind, filepath.Join(dir, "cache"), []string{"let g:vigor#go = '" + goCmd + "'"}, c.repos...)
+				time.Sleep(200 * time.Millisecond)
+				tm.keys(c.cmd, "Enter")
+				deadline := time.Now().Add(60 * time.Second)
+				waited := false
+				for {
+					s := tm.screen()
+					waited = waited || strings.Contains(s, "CTRL-C stops)")
+					if strings.Contains(s, "Press ENTER") {
+						t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
+					}
+					if strings.Contains(s, c.want) {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: %q is not on the screen; it shows:\n%s", kind, c.want, s)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				time.Sleep(500 * time.Millisecond)
+				if s := tm.screen(); strings.Contains(s, "Press ENTER") || !strings.Contains(s, c.want) {
+					t.Fatalf("%s: a hit-enter prompt, or the result is gone:\n%s", kind, s)
+				}
+				if !waited {
+					t.Fatalf("%s: the wait showed no progress", kind)
 				}
 			})
 		}

@@ -343,7 +343,7 @@ function! vigor#_internal#request#wait_coming(p, timeout) abort
     endif
     if l:r == -2 || !vigor#_internal#plugin#is_coming(a:p)
       if l:shown
-        echo ''
+        call vigor#_internal#echo#progress_done()
       endif
       return l:r == -2 ? -2 : 0
     endif
