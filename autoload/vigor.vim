@@ -6,6 +6,7 @@ let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 " Answers by token, filled by host#reply() (shared with host.vim).
 let s:replies = vigor#_internal#host#replies()
+let s:screen = vigor#_internal#echo#screen()
 
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
@@ -62,19 +63,30 @@ else
     " wait() runs the plugin's calls, and returns early when one of them
     " fails: wait again. (Function calls cost microseconds each here, so
     " this path makes none of its own.)
+    " After each second without the answer, a line says what it waits
+    " for (request#busy()); a progress line shown during the wait goes
+    " when it ends (echo#screen()).
     let s:state.depth += 1
     let l:stopped = 0
+    let l:start = reltime()
+    let l:shown = s:screen.shown
     try
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
-        if wait(-1, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50) == -2
+        let l:r = wait(1000, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
+        if l:r == -2
           let l:stopped = 1
           break
+        elseif l:r == -1
+          call vigor#_internal#request#busy(l:p, a:method, l:start)
         endif
       endwhile
     catch /^Vim:Interrupt$/
       let l:stopped = 1
     finally
       let s:state.depth -= 1
+      if s:screen.shown != l:shown
+        call vigor#_internal#echo#progress_done()
+      endif
     endtry
     let l:args = [l:p, a:method, l:token, l:h, l:stopped]
     if has_key(s:replies, l:token)

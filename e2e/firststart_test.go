@@ -164,6 +164,7 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 			{"command", ":execute 'LazyHello a' | echo 'after' . ' LazyHello'", "after LazyHello", rtp("lazy"), true},
 			{"request", ":echo 'log: ' . string(vigor#request('lazyp', 'log', []))", "log: []", rtp("lazy"), true},
 			{"build", ":echo vigor#request('hello', 'greet', ['first'])", "Hello, first!", []string{hello()}, false},
+			{"wait", ":call vigor#plugin#wait('hello') | echo 'waited' . ' for hello'", "waited for hello", []string{hello()}, false},
 		} {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
@@ -180,7 +181,7 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 				waited := false
 				for {
 					s := tm.screen()
-					waited = waited || strings.Contains(s, "CTRL-C stops)")
+					waited = waited || strings.Contains(s, "[vigor] ")
 					if strings.Contains(s, "Press ENTER") {
 						t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
 					}
@@ -201,5 +202,39 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A request to a loaded plugin that has not answered after a second says
+// what it waits for, as a request waiting for a plugin to start does, then
+// shows its result with no hit-enter prompt.
+func TestLongRequestOnScreen(t *testing.T) {
+	line := regexp.MustCompile(`\[vigor\] waiting for vhard \(running wait, [1-9]\d*s; CTRL-C stops\)`)
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("hard")...)
+			tm.waitLoaded("vhard")
+			tm.keys(":redraw!", "Enter", ":echo 'got ' . vigor#request('vhard', 'wait', ['long', 2500])", "Enter")
+			deadline := time.Now().Add(20 * time.Second)
+			waited := false
+			for {
+				s := tm.screen()
+				waited = waited || line.MatchString(s)
+				if strings.Contains(s, "Press ENTER") {
+					t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
+				}
+				if strings.Contains(s, "got timeout") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: no result within 20 s; the screen shows:\n%s", kind, s)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !waited {
+				t.Fatalf("%s: the request showed no waiting line", kind)
+			}
+		})
 	}
 }

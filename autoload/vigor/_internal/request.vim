@@ -298,6 +298,19 @@ function! vigor#_internal#request#resend(p, method, params) abort
   return vigor#request(a:p.name, a:method, a:params)
 endfunction
 
+" The line of a request to a loaded plugin whose answer has not come since
+" {start}: [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
+" from a second on. Returns 1 when it showed the line.
+function! vigor#_internal#request#busy(p, method, start) abort
+  let l:secs = float2nr(reltimefloat(reltime(a:start)))
+  if l:secs < 1
+    return 0
+  endif
+  call vigor#_internal#echo#progress(printf('waiting for %s (running %s, %ds; CTRL-C stops)', a:p.name,
+        \ a:method, l:secs))
+  return 1
+endfunction
+
 " What the plugin p on its way is doing, in the user's words: "starting",
 " "building", "building the vigor command".
 function! vigor#_internal#request#doing(p) abort
