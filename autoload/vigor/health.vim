@@ -34,6 +34,7 @@ function! vigor#health#report() abort
     call add(l:r, ['info', 'vigor command: ' . l:state])
   endif
   call add(l:r, ['start', 'Vigor plugins'])
+  call vigor#_internal#discover#refresh()
   let l:plugins = vigor#_internal#plugin#all()
   if empty(l:plugins)
     call add(l:r, ['info', 'no plugins found (a plugin is a vigor/<name>/ directory on ''runtimepath'')'])

@@ -2,6 +2,7 @@
 let s:SUBCOMMANDS = ['health', 'log', 'rebuild', 'reload', 'status']
 
 function! vigor#_internal#command#run(args) abort
+  call vigor#_internal#discover#refresh()
   let l:words = split(a:args)
   let l:sub = get(l:words, 0, '')
   let l:name = get(l:words, 1, '')
@@ -32,6 +33,7 @@ function! vigor#_internal#command#complete(lead, line, pos) abort
   if len(l:words) <= 2
     return filter(copy(s:SUBCOMMANDS), {_, s -> stridx(s, a:lead) == 0})
   elseif len(l:words) == 3 && index(['log', 'rebuild', 'reload'], l:words[1]) >= 0
+    call vigor#_internal#discover#refresh()
     return filter(sort(keys(vigor#_internal#plugin#all())), {_, s -> stridx(s, a:lead) == 0})
   endif
   return []

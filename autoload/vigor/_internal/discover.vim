@@ -1,10 +1,13 @@
 " Discovery: the vigor/{name}/ directories on 'runtimepath'.
 " :help vigor-discovery
 let s:discovered = 0
+" 'runtimepath' when the plugins on it were last looked for.
+let s:rtp = ''
 
 " Loads every plugin found (vigor#plugin#discover()).
 function! vigor#_internal#discover#all() abort
   let s:discovered = 1
+  let s:rtp = &runtimepath
   if vigor#_internal#conf#get('disabled')
     return
   endif
@@ -38,6 +41,7 @@ endfunction
 " knows are left as they are (a failed one is not retried).
 function! vigor#_internal#discover#new() abort
   let s:discovered = 1
+  let s:rtp = &runtimepath
   if vigor#_internal#conf#get('disabled')
     return
   endif
@@ -46,6 +50,17 @@ function! vigor#_internal#discover#new() abort
       call s:load(l:name, l:dir)
     endif
   endfor
+endfunction
+
+" After startup's discovery, finds the plugins of a 'runtimepath' that has
+" changed since the last look (discover#new()): what lists the plugins
+" (:Vigor status, its completion, the health report) calls it, so that a
+" repository with no plugin/ file that :packadd added is listed before its
+" first request. One String comparison when nothing changed.
+function! vigor#_internal#discover#refresh() abort
+  if s:discovered && &runtimepath !=# s:rtp
+    call vigor#_internal#discover#new()
+  endif
 endfunction
 
 function! vigor#_internal#discover#done() abort
