@@ -37,7 +37,7 @@ augroup vigor_default
   autocmd User VigorPluginUnloadFail:* :
 augroup END
 
-command! -nargs=+ -complete=customlist,vigor#_internal#command#complete Vigor
+command! -nargs=* -complete=customlist,vigor#_internal#command#complete Vigor
       \ call vigor#_internal#command#run(<q-args>)
 
 augroup vigor_startup

@@ -55,8 +55,12 @@ function! vigor#health#report() abort
       endif
     endif
     let l:line .= printf(' (%s; log %s)', l:p.dir, l:p.log)
+    let l:missing = vigor#_internal#lazy#missing(l:name)
     if l:p.state ==# 'failed'
       call add(l:r, ['error', l:line, [printf('fix the cause (the log has the details), then :Vigor reload %s', l:name)]])
+    elseif !empty(l:missing)
+      call add(l:r, ['warn', printf('%s; its setup did not define %s, which its lazy.json declares', l:line, join(l:missing, ', ')),
+            \ ['define each of them in its setup, or remove it from lazy.json (see :help vigor-lazy)']])
     else
       call add(l:r, [l:p.state ==# 'loaded' ? 'ok' : 'info', l:line])
     endif
