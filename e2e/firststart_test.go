@@ -65,6 +65,13 @@ func TestRequestWaitsForVigorCommandBuild(t *testing.T) {
 			goCmd := slowGo(t, dir, "3", vigor, plugin)
 			ed := editortest.Start(t, kind, editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
 				Cmds: []string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 1000"}})
+			// While the vigor command builds, the status and the health
+			// report say so in the user's words.
+			for _, list := range []string{"execute('Vigor status')", "string(vigor#health#report())"} {
+				if got := ed.MustEval(t, list).(string); strings.Contains(got, "reserved") || !strings.Contains(got, "hello: building the vigor command") {
+					t.Fatalf("%s: %s during the vigor command's build: %s", kind, list, got)
+				}
+			}
 			got, err := ed.Eval(`vigor#request('hello', 'greet', ['slow build'])`)
 			msgs := ed.Messages(t)
 			if err != nil || got != "Hello, slow build!" {

@@ -72,7 +72,8 @@ endfunction
 " name: state; built in 1.2s (or cached); loaded in 15 ms; 1 restart;
 " last error: ...
 function! vigor#_internal#command#status_line(p) abort
-  let l:parts = [a:p.state]
+  " (reserved is vigor#plugin#status()'s word, not the user's.)
+  let l:parts = [a:p.state ==# 'reserved' ? vigor#_internal#request#doing(a:p) : a:p.state]
   if a:p.build ==# 'built'
     call add(l:parts, printf('built in %.1fs', a:p.build_ms / 1000.0))
   elseif a:p.build ==# 'cached'
