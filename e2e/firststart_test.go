@@ -139,9 +139,15 @@ func TestVigorCommandBuildLineOnScreen(t *testing.T) {
 				goCmd := slowGo(t, dir, "2", vigor, plugin)
 				tm := startTermCmds(t, kind, filepath.Join(dir, "cache"), []string{"let g:vigor#go = '" + goCmd + "'"}, c.repos...)
 				deadline := time.Now().Add(30 * time.Second)
+				var seen []string
+				last := "-"
 				for s := tm.screen(); !line.MatchString(s); s = tm.screen() {
+					if l := lastLine(s); l != last {
+						last = l
+						seen = append(seen, time.Now().Format("05.000")+" "+l)
+					}
 					if time.Now().After(deadline) {
-						t.Fatalf("%s: the build's line with its time is not on the screen; it shows:\n%s", kind, s)
+						t.Fatalf("%s: the build's line with its time was not on the screen; its last line was %q", kind, seen[max(0, len(seen)-4):])
 					}
 					time.Sleep(50 * time.Millisecond)
 				}
@@ -244,4 +250,10 @@ func TestLongRequestOnScreen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lastLine is the last line of the screen s that is not empty.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	return lines[len(lines)-1]
 }

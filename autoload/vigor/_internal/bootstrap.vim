@@ -185,9 +185,10 @@ endfunction
 
 " The progress of this editor's build of the vigor command, every second:
 " [vigor] building the vigor command (first use, 5s)...
+" (Rounded: a timer may fire a little early.)
 function! s:show_build(_timer) abort
   call vigor#_internal#echo#progress(printf('building the vigor command (first use, %ds)...',
-        \ float2nr(reltimefloat(reltime(s:build_start)))))
+        \ float2nr(round(reltimefloat(reltime(s:build_start))))))
 endfunction
 
 function! s:beat_and_show(dir, timer) abort

@@ -302,10 +302,12 @@ endfunction
 " {start}: [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
 " from a second on. Returns 1 when it showed the line.
 function! vigor#_internal#request#busy(p, method, start) abort
-  let l:secs = float2nr(reltimefloat(reltime(a:start)))
-  if l:secs < 1
+  " (Rounded: a wait may end a little early.)
+  let l:secs = reltimefloat(reltime(a:start))
+  if l:secs < 0.9
     return 0
   endif
+  let l:secs = float2nr(round(l:secs))
   call vigor#_internal#echo#progress(printf('waiting for %s (running %s, %ds; CTRL-C stops)', a:p.name,
         \ a:method, l:secs))
   return 1
@@ -360,11 +362,11 @@ function! vigor#_internal#request#wait_coming(p, timeout) abort
       endif
       return l:r == -2 ? -2 : 0
     endif
-    let l:secs = float2nr(reltimefloat(reltime(l:start)))
-    if l:secs >= 1 && (s:compiling(a:p) || l:counted < a:timeout)
+    let l:secs = reltimefloat(reltime(l:start))
+    if l:secs >= 0.9 && (s:compiling(a:p) || l:counted < a:timeout)
       let l:shown = 1
       call vigor#_internal#echo#progress(printf('waiting for %s (%s, %ds; CTRL-C stops)', a:p.name,
-            \ vigor#_internal#request#doing(a:p), l:secs))
+            \ vigor#_internal#request#doing(a:p), float2nr(round(l:secs))))
     endif
   endwhile
 endfunction
