@@ -9,10 +9,12 @@ let s:replies = vigor#_internal#host#replies()
 " Neovim: how often, in ms, a request that waits looks whether its
 " channel has closed.
 let s:LOOK = 200
+let s:screen = vigor#_internal#echo#screen()
 
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
-" ready (up to g:vigor#request_timeout). CTRL-C stops the wait at any time
+" ready (while its builds run, and up to g:vigor#request_timeout more).
+" CTRL-C stops the wait at any time
 " and interrupts the handler. :help vigor#request()
 "
 " The request is sent and awaited here, not in a helper: every level of
@@ -66,25 +68,40 @@ else
     " this path makes none of its own.) Neovim tells nothing when the
     " channel closes under a process that keeps running (one that closed
     " its output and hangs, or whose SDK cannot say so): a wait that lasts
-    " looks at the channel every s:LOOK ms.
+    " looks at the channel every s:LOOK ms. After each second without the
+    " answer, a line says what it waits for (request#busy()); a progress
+    " line shown during the wait goes when it ends (echo#screen()).
     let s:state.depth += 1
     let l:stopped = 0
+    let l:start = reltime()
+    let l:waited = 0
+    let l:shown = s:screen.shown
     try
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
         let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
         if l:r == -2
           let l:stopped = 1
           break
-        elseif l:r == -1 && vigor#_internal#host#lost(l:h)
-          " Gone for the runtime (plugin#on_closed): marks the handle
-          " closed, unless the exit, which does, is on its way.
-          call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
+        elseif l:r == -1
+          if vigor#_internal#host#lost(l:h)
+            " Gone for the runtime (plugin#on_closed): marks the handle
+            " closed, unless the exit, which does, is on its way.
+            call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
+          endif
+          let l:waited += s:LOOK
+          if l:waited >= 1000
+            let l:waited = 0
+            call vigor#_internal#request#busy(l:p, a:method, l:start)
+          endif
         endif
       endwhile
     catch /^Vim:Interrupt$/
       let l:stopped = 1
     finally
       let s:state.depth -= 1
+      if s:screen.shown != l:shown
+        call vigor#_internal#echo#progress_done()
+      endif
     endtry
     let l:args = [l:p, a:method, l:token, l:h, l:stopped]
     if has_key(s:replies, l:token)

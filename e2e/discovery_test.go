@@ -106,3 +106,27 @@ func TestAddedRepoDiscoveredOnItsOwn(t *testing.T) {
 		})
 	}
 }
+
+// A repository with no plugin/ file that :packadd puts on 'runtimepath'
+// is listed, before any request to its plugin, by :Vigor status, the
+// health report and the completion of plugin names.
+func TestPackaddListedBeforeRequest(t *testing.T) {
+	packs := filepath.Join(editortest.Root(), "e2e", "testdata")
+	for name, list := range map[string]string{
+		"status":     "execute('Vigor status')",
+		"health":     "string(vigor#health#report())",
+		"completion": "string(getcompletion('Vigor log v', 'cmdline'))",
+	} {
+		t.Run(name, func(t *testing.T) {
+			each(t, editortest.Options{RTP: []string{hello()}}, func(t *testing.T, ed *editortest.Editor) {
+				waitLoaded(t, ed, "hello")
+				ed.MustExec(t, "set packpath^="+packs)
+				ed.MustExec(t, "packadd lazyrepo")
+				if got := ed.MustEval(t, list).(string); !strings.Contains(got, "vlazy") {
+					t.Fatalf("%s: %s does not list vlazy after :packadd: %s", ed.Kind, list, got)
+				}
+				waitLoaded(t, ed, "vlazy")
+			})
+		})
+	}
+}

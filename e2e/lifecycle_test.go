@@ -204,7 +204,7 @@ func TestRestartThreshold(t *testing.T) {
 		ed.MustEval(t, `vigor#request('vtest', 'crash', [])`)
 		waitState(t, ed, "vtest", "failed")
 		mustEqual(t, ed, "events", waitEvents(t, ed, "vtest", 5), []string{pre, post, pre, post, fail})
-		if m := ed.Messages(t); !strings.Contains(m, "2 times within 10000 ms, so it is not restarted") {
+		if m := ed.Messages(t); !strings.Contains(m, "2 times within 10000 ms, so it is not restarted; fix it and :Vigor reload vtest. Its log: ") {
 			t.Fatalf("%s: messages: %s", ed.Kind, m)
 		}
 		mustThrow(t, ed, `vigor#request('vtest', 'greet', ['x'])`, "the plugin failed to load", "not restarted")

@@ -31,6 +31,13 @@ func startTerm(t *testing.T, kind string, repos ...string) *term {
 // startTermCache is startTerm with the cache directory cache.
 func startTermCache(t *testing.T, kind, cache string, repos ...string) *term {
 	t.Helper()
+	return startTermCmds(t, kind, cache, nil, repos...)
+}
+
+// startTermCmds is startTermCache that runs the Ex commands cmds before
+// Vigor's plugin/vigor.vim is sourced.
+func startTermCmds(t *testing.T, kind, cache string, cmds []string, repos ...string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is needed for the terminal tests (scripts/setup-editors.sh installs it)")
 	}
@@ -43,8 +50,8 @@ func startTermCache(t *testing.T, kind, cache string, repos ...string) *term {
 	for _, d := range append([]string{editortest.Root()}, repos...) {
 		rtps = append(rtps, strings.ReplaceAll(d, ",", `\,`))
 	}
-	script := fmt.Sprintf("set nocompatible\nlet g:vigor#cache_dir = '%s'\nset runtimepath^=%s\nruntime! plugin/vigor.vim\n",
-		cache, strings.Join(rtps, ","))
+	script := fmt.Sprintf("set nocompatible\nlet g:vigor#cache_dir = '%s'\nset runtimepath^=%s\n%sruntime! plugin/vigor.vim\n",
+		cache, strings.Join(rtps, ","), strings.Join(append(cmds, ""), "\n"))
 	path := filepath.Join(dir, "init.vim")
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)

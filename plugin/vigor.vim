@@ -37,7 +37,7 @@ augroup vigor_default
   autocmd User VigorPluginUnloadFail:* :
 augroup END
 
-command! -nargs=+ -complete=customlist,vigor#_internal#command#complete Vigor
+command! -nargs=* -complete=customlist,vigor#_internal#command#complete Vigor
       \ call vigor#_internal#command#run(<q-args>)
 
 augroup vigor_startup
@@ -48,7 +48,8 @@ augroup END
 " A repository that :packadd (or a plugin manager) puts on 'runtimepath'
 " after startup is discovered when one of its plugin/ files is sourced,
 " for one String comparison per plugin/ file sourced. A repository with no
-" plugin/ file is found by the first request to one of its plugins.
+" plugin/ file is found by the first request to one of its plugins, or
+" by what lists the plugins (discover#refresh()).
 let s:rtp = ''
 function! s:sourced() abort
   let s:rtp = &runtimepath

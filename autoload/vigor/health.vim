@@ -46,6 +46,7 @@ function! vigor#health#report() abort
     call add(l:r, ['info', 'vigor command: ' . l:state])
   endif
   call add(l:r, ['start', 'Vigor plugins'])
+  call vigor#_internal#discover#refresh()
   let l:plugins = vigor#_internal#plugin#all()
   if empty(l:plugins)
     call add(l:r, ['info', 'no plugins found (a plugin is a vigor/<name>/ directory on ''runtimepath'')'])
@@ -66,8 +67,12 @@ function! vigor#health#report() abort
       endif
     endif
     let l:line .= printf(' (%s; log %s)', l:p.dir, l:p.log)
+    let l:missing = vigor#_internal#lazy#missing(l:name)
     if l:p.state ==# 'failed'
       call add(l:r, ['error', l:line, [printf('fix the cause (the log has the details), then :Vigor reload %s', l:name)]])
+    elseif !empty(l:missing)
+      call add(l:r, ['warn', printf('%s; its setup did not define %s, which its lazy.json declares', l:line, join(l:missing, ', ')),
+            \ ['define each of them in its setup, or remove it from lazy.json (see :help vigor-lazy)']])
     else
       call add(l:r, [l:p.state ==# 'loaded' ? 'ok' : 'info', l:line])
     endif

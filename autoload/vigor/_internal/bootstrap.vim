@@ -102,6 +102,9 @@ let s:POLL = 50
 let s:version = ''
 let s:beat_timer = -1
 let s:build_out = []
+let s:build_start = []
+" The seconds that the last progress line showed.
+let s:shown = -1
 
 " Finds the vigor command, builds it, or waits for another editor's build.
 function! s:find(_timer) abort
@@ -111,7 +114,7 @@ function! s:find(_timer) abort
     let l:dir = s:version . '-' . l:n
     if executable(l:dir . '/vigor' . l:exe)
       let s:vigor = l:dir . '/vigor' . l:exe
-      call s:ready()
+      call s:built(s:state ==# 'building')
       return
     endif
     if !isdirectory(l:dir)
@@ -132,7 +135,13 @@ function! s:find(_timer) abort
     if s:alive(l:dir)
       if s:state !=# 'building'
         let s:state = 'building'
-        call vigor#_internal#echo#progress('waiting for the vigor command (another editor is building it)...')
+        let s:build_start = reltime()
+        let s:shown = -1
+      endif
+      let l:secs = float2nr(reltimefloat(reltime(s:build_start)))
+      if l:secs != s:shown
+        let s:shown = l:secs
+        call vigor#_internal#echo#progress(printf('waiting for the vigor command (another editor is building it, %ds)...', l:secs))
       endif
       call timer_start(s:POLL, function('s:find'))
       return
@@ -177,6 +186,19 @@ function! s:alive(dir) abort
   return 1
 endfunction
 
+" The progress of this editor's build of the vigor command, every second:
+" [vigor] building the vigor command (first use, 5s)...
+" (Rounded: a timer may fire a little early.)
+function! s:show_build(_timer) abort
+  call vigor#_internal#echo#progress(printf('building the vigor command (first use, %ds)...',
+        \ float2nr(round(reltimefloat(reltime(s:build_start))))))
+endfunction
+
+function! s:beat_and_show(dir, timer) abort
+  call s:beat(a:dir, a:timer)
+  call s:show_build(a:timer)
+endfunction
+
 " Writes {dir}/owner: this editor builds there, now.
 function! s:beat(dir, _timer) abort
   try
@@ -187,8 +209,9 @@ endfunction
 
 function! s:build(go, dir, exe) abort
   let s:state = 'building'
-  call vigor#_internal#echo#progress('building the vigor command (first use)...')
-  let s:beat_timer = timer_start(s:BEAT, function('s:beat', [a:dir]), {'repeat': -1})
+  let s:build_start = reltime()
+  call s:show_build(0)
+  let s:beat_timer = timer_start(s:BEAT, function('s:beat_and_show', [a:dir]), {'repeat': -1})
   let s:build_out = []
   let l:tmp = a:dir . '/vigor.tmp' . a:exe
   try
@@ -237,7 +260,18 @@ function! s:on_vigor_built(dir, tmp, exe, status) abort
   endif
   let s:vigor = a:exe
   call s:prune()
+  call s:built(1)
+endfunction
+
+" The vigor command is there; {shown}: a progress line showed its build.
+" The plugins' builds that follow show their own progress; with none (no
+" plugins, or only lazy ones), the line goes.
+function! s:built(shown) abort
+  let l:follow = !empty(filter(values(vigor#_internal#plugin#all()), {_, p -> p.state ==# 'reserved'}))
   call s:ready()
+  if a:shown && !l:follow
+    call vigor#_internal#echo#progress_done()
+  endif
 endfunction
 
 " Removes the builds of other versions, once they have not changed for

@@ -1,9 +1,10 @@
-" :Vigor {subcommand} [{name}]. :help :Vigor
+" :Vigor {subcommand} [{name}]; :Vigor alone is :Vigor status. :help :Vigor
 let s:SUBCOMMANDS = ['health', 'log', 'rebuild', 'reload', 'status']
 
 function! vigor#_internal#command#run(args) abort
+  call vigor#_internal#discover#refresh()
   let l:words = split(a:args)
-  let l:sub = get(l:words, 0, '')
+  let l:sub = get(l:words, 0, 'status')
   let l:name = get(l:words, 1, '')
   if len(l:words) > 2 || index(s:SUBCOMMANDS, l:sub) < 0
     call vigor#_internal#echo#error(printf(':Vigor %s: unknown; use :Vigor %s', a:args, join(s:SUBCOMMANDS, ', ')))
@@ -32,6 +33,7 @@ function! vigor#_internal#command#complete(lead, line, pos) abort
   if len(l:words) <= 2
     return filter(copy(s:SUBCOMMANDS), {_, s -> stridx(s, a:lead) == 0})
   elseif len(l:words) == 3 && index(['log', 'rebuild', 'reload'], l:words[1]) >= 0
+    call vigor#_internal#discover#refresh()
     return filter(sort(keys(vigor#_internal#plugin#all())), {_, s -> stridx(s, a:lead) == 0})
   endif
   return []
@@ -50,6 +52,7 @@ function! s:rebuild(name) abort
 endfunction
 
 " One line per plugin: state, build, load time, restarts, last error.
+" Echoed, not kept in :messages: it is asked for, and read at once.
 function! s:status(_name) abort
   let l:plugins = vigor#_internal#plugin#all()
   if empty(l:plugins)
@@ -61,7 +64,7 @@ function! s:status(_name) abort
     if l:plugins[l:name].state ==# 'failed'
       echohl ErrorMsg
     endif
-    echomsg l:line
+    echo l:line
     echohl None
   endfor
 endfunction
@@ -69,7 +72,8 @@ endfunction
 " name: state; built in 1.2s (or cached); loaded in 15 ms; 1 restart;
 " last error: ...
 function! vigor#_internal#command#status_line(p) abort
-  let l:parts = [a:p.state]
+  " (reserved is vigor#plugin#status()'s word, not the user's.)
+  let l:parts = [a:p.state ==# 'reserved' ? vigor#_internal#request#doing(a:p) : a:p.state]
   if a:p.build ==# 'built'
     call add(l:parts, printf('built in %.1fs', a:p.build_ms / 1000.0))
   elseif a:p.build ==# 'cached'
@@ -105,6 +109,11 @@ function! s:log(name) abort
   for [l:name, l:p] in sort(items(vigor#_internal#plugin#all()))
     call add(l:lines, l:p.log)
   endfor
+  " The vigor command's builds, and its own.
+  let l:own = vigor#_internal#conf#log_dir() . '/vigor.log'
+  if filereadable(l:own)
+    call add(l:lines, l:own)
+  endif
   call setline(1, l:lines)
   setlocal buftype=nofile bufhidden=wipe noswapfile nomodified nomodifiable
 endfunction

@@ -3,10 +3,13 @@
 let s:discovered = 0
 " 1 while the plugins found are being registered.
 let s:running = 0
+" 'runtimepath' when the plugins on it were last looked for.
+let s:rtp = ''
 
 " Loads every plugin found (vigor#plugin#discover()).
 function! vigor#_internal#discover#all() abort
   let s:discovered = 1
+  let s:rtp = &runtimepath
   if vigor#_internal#conf#get('disabled')
     return
   endif
@@ -50,10 +53,22 @@ endfunction
 " knows are left as they are (a failed one is not retried).
 function! vigor#_internal#discover#new() abort
   let s:discovered = 1
+  let s:rtp = &runtimepath
   if vigor#_internal#conf#get('disabled')
     return
   endif
   call s:each({name, dir -> empty(vigor#_internal#plugin#get(name))})
+endfunction
+
+" After startup's discovery, finds the plugins of a 'runtimepath' that has
+" changed since the last look (discover#new()): what lists the plugins
+" (:Vigor status, its completion, the health report) calls it, so that a
+" repository with no plugin/ file that :packadd added is listed before its
+" first request. One String comparison when nothing changed.
+function! vigor#_internal#discover#refresh() abort
+  if s:discovered && &runtimepath !=# s:rtp
+    call vigor#_internal#discover#new()
+  endif
 endfunction
 
 function! vigor#_internal#discover#done() abort

@@ -19,6 +19,15 @@ function! vigor#_internal#echo#debug(msg) abort
   endif
 endfunction
 
+" How many progress lines have been shown: a wait that sees this change
+" clears the line when it ends (progress_done()), so that what the command
+" that waited echoes next does not scroll it up into a hit-enter prompt.
+let s:screen = {'shown': 0}
+
+function! vigor#_internal#echo#screen() abort
+  return s:screen
+endfunction
+
 " Progress that should not pile up in :messages.
 function! vigor#_internal#echo#progress(msg) abort
   if !vigor#_internal#conf#get('build_progress')
@@ -28,8 +37,26 @@ function! vigor#_internal#echo#progress(msg) abort
   if vigor#_internal#echo#typing() ==# 'c'
     return
   endif
-  redraw
-  echo '[vigor] ' . a:msg
+  " (Where they are not allowed, the line is left out.)
+  try
+    redraw
+    echo '[vigor] ' . a:msg
+    let s:screen.shown += 1
+  catch /^Vim\%((\a\+)\)\=:E\d\+:/
+  endtry
+endfunction
+
+" Clears the progress line once the work it showed is done, leaving
+" nothing behind that looks like work going on.
+function! vigor#_internal#echo#progress_done() abort
+  if !vigor#_internal#conf#get('build_progress') || vigor#_internal#echo#typing() ==# 'c'
+    return
+  endif
+  try
+    redraw
+    echo ''
+  catch /^Vim\%((\a\+)\)\=:E\d\+:/
+  endtry
 endfunction
 
 " A message from a plugin (Infof/Warnf/Errorf/Debugf in the SDK).

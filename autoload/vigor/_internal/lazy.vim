@@ -18,6 +18,9 @@
 let s:declared = {}
 " Command name -> the plugin whose stub it is.
 let s:commands = {}
+" name -> the declaration of a lazy plugin that was started (for
+" lazy#missing()).
+let s:started = {}
 
 " The fields that lazy.json and each of its items may hold.
 let s:FIELDS = {
@@ -305,6 +308,7 @@ endfunction
 " real commands, mappings and so on.
 function! vigor#_internal#lazy#unstub(name) abort
   let l:d = remove(s:declared, a:name)
+  let s:started[a:name] = l:d
   for l:c in get(l:d, 'commands', [])
     if get(s:commands, l:c.name, '') ==# a:name
       unlet s:commands[l:c.name]
@@ -339,9 +343,13 @@ function! vigor#_internal#lazy#start(name) abort
   if l:p.state ==# 'lazy'
     call vigor#_internal#plugin#load(a:name, l:p.dir)
   endif
+  let l:coming = vigor#_internal#plugin#is_coming(l:p)
   let l:r = vigor#_internal#request#wait_coming(l:p, vigor#_internal#conf#get('request_timeout'))
   if l:p.state ==# 'loaded'
     return 1
+  elseif l:coming && l:r == 0 && l:p.state ==# 'failed'
+    " Its failure has been shown as it happened.
+    return 0
   endif
   call vigor#_internal#echo#error(printf('%s: %s', a:name, l:r == -2 ? 'interrupted while it was starting'
         \ : l:r == -1 ? 'it did not start in time (g:vigor#request_timeout)' : 'it failed to load: ' . l:p.error))
@@ -383,6 +391,34 @@ function! vigor#_internal#lazy#event(name, event) abort
     return
   endif
   execute 'doautocmd <nomodeline>' a:event fnameescape(l:file)
+endfunction
+
+" What name's lazy.json declares that its setup did not define, once it
+" has loaded: a list such as [':Hello', 'Hello()', 'n <Plug>(hello)'].
+function! vigor#_internal#lazy#missing(name) abort
+  let l:d = get(s:started, a:name, {})
+  if empty(l:d) || vigor#_internal#plugin#state(a:name) !=# 'loaded'
+    return []
+  endif
+  let l:missing = []
+  for l:c in get(l:d, 'commands', [])
+    if exists(':' . l:c.name) != 2
+      call add(l:missing, ':' . l:c.name)
+    endif
+  endfor
+  for l:f in get(l:d, 'functions', [])
+    if !exists('*' . l:f)
+      call add(l:missing, l:f . '()')
+    endif
+  endfor
+  for l:m in get(l:d, 'mappings', [])
+    for l:mode in split(get(l:m, 'mode', 'n'), '\zs')
+      if empty(maparg(l:m.lhs, l:mode))
+        call add(l:missing, l:mode . ' ' . l:m.lhs)
+      endif
+    endfor
+  endfor
+  return l:missing
 endfunction
 
 " The keys that a mapping's {lhs} in <> notation stands for.

@@ -228,7 +228,7 @@ function! s:spawn(p) abort
   try
     let a:p.handle = vigor#_internal#host#start([a:p.bin], l:env, l:callbacks)
   catch
-    call s:fail(a:p, printf('%s (rebuild with :call vigor#plugin#reload(%s))', v:exception, string(a:p.name)))
+    call s:fail(a:p, printf('%s (rebuild with :Vigor reload %s)', v:exception, a:p.name))
     return
   endtry
   let a:p.timer = timer_start(vigor#_internal#conf#get('start_timeout'),
@@ -469,8 +469,8 @@ function! s:on_exit(name, instance, status, ...) abort
   call add(l:p.crashes, l:now)
   let l:threshold = vigor#_internal#conf#get('restart_threshold')
   if len(l:p.crashes) > l:threshold
-    call s:fail(l:p, printf('%s, %d times within %d ms, so it is not restarted; fix it and :call vigor#plugin#reload(%s). Its log: %s',
-          \ l:why, len(l:p.crashes), l:interval, string(a:name), l:p.log))
+    call s:fail(l:p, printf('%s, %d times within %d ms, so it is not restarted; fix it and :Vigor reload %s. Its log: %s',
+          \ l:why, len(l:p.crashes), l:interval, a:name, l:p.log))
     return
   endif
   call vigor#_internal#echo#warn(printf('%s: %s; restarting (%d of %d)', a:name, l:why, len(l:p.crashes), l:threshold))

@@ -42,7 +42,7 @@ function! vigor#_internal#request#target(name, method, params) abort
   let l:r = vigor#_internal#request#wait_coming(l:p, l:timeout)
   if l:r == -1
     throw printf('[vigor] %s.%s: the plugin was not ready within %d ms (it is still %s; g:vigor#request_timeout)',
-          \ a:name, a:method, l:timeout, l:p.state)
+          \ a:name, a:method, l:timeout, vigor#_internal#request#doing(l:p))
   elseif l:r == -2
     throw printf('[vigor] %s.%s: interrupted while waiting for the plugin to start', a:name, a:method)
   endif
@@ -298,30 +298,75 @@ function! vigor#_internal#request#resend(p, method, params) abort
   return vigor#request(a:p.name, a:method, a:params)
 endfunction
 
-" Waits up to timeout ms until the plugin p is no longer on its way, as
-" wait#for() does. After a second it shows what it waits for, every
-" second: [vigor] waiting for hello (building, 5s; CTRL-C stops).
+" The line of a request to a loaded plugin whose answer has not come since
+" {start}: [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
+" from a second on. Returns 1 when it showed the line.
+function! vigor#_internal#request#busy(p, method, start) abort
+  " (Rounded: a wait may end a little early.)
+  let l:secs = reltimefloat(reltime(a:start))
+  if l:secs < 0.9
+    return 0
+  endif
+  let l:secs = float2nr(round(l:secs))
+  call vigor#_internal#echo#progress(printf('waiting for %s (running %s, %ds; CTRL-C stops)', a:p.name,
+        \ a:method, l:secs))
+  return 1
+endfunction
+
+" What the plugin p on its way is doing, in the user's words: "starting",
+" "building", "building the vigor command".
+function! vigor#_internal#request#doing(p) abort
+  if a:p.state ==# 'reserved'
+    let l:boot = vigor#_internal#bootstrap#state()
+    return l:boot ==# 'building' ? 'building the vigor command'
+          \ : l:boot ==# 'ready' ? 'building' : 'waiting for Vigor to start'
+  elseif a:p.state ==# 'unloading'
+    return 'reloading'
+  endif
+  return a:p.state
+endfunction
+
+" Whether the plugin p on its way waits for a compiler: its own build, or
+" the vigor command's (in this editor or another). The time it takes does
+" not count towards a request's timeout, which is for a plugin that does
+" not answer.
+function! s:compiling(p) abort
+  return a:p.state ==# 'building'
+        \ || (a:p.state ==# 'reserved' && vigor#_internal#bootstrap#state() ==# 'building')
+endfunction
+
+" Waits until the plugin p is no longer on its way, as wait#for() does:
+" for as long as a build runs, then up to timeout ms more in all. After a
+" second it shows what it waits for, every second:
+" [vigor] waiting for hello (building, 5s; CTRL-C stops).
 function! vigor#_internal#request#wait_coming(p, timeout) abort
   let l:start = reltime()
   let l:interval = vigor#_internal#conf#get('wait_interval')
   let l:shown = 0
+  " The time waited so far that counts towards the timeout.
+  let l:counted = 0
   while 1
-    let l:waited = float2nr(reltimefloat(reltime(l:start)) * 1000)
-    if l:waited >= a:timeout
+    let l:compiling = s:compiling(a:p)
+    if !l:compiling && l:counted >= a:timeout
       return -1
     endif
-    let l:r = vigor#_internal#wait#for(min([a:timeout - l:waited, 1000]),
-          \ {-> !vigor#_internal#plugin#is_coming(a:p)}, l:interval)
-    if l:r != -1
-      if l:shown
-        echo ''
-      endif
-      return l:r
+    let l:from = reltime()
+    let l:r = vigor#_internal#wait#for(l:compiling ? 1000 : min([a:timeout - l:counted, 1000]),
+          \ {-> !vigor#_internal#plugin#is_coming(a:p) || s:compiling(a:p) != l:compiling}, l:interval)
+    if !l:compiling
+      let l:counted += float2nr(reltimefloat(reltime(l:from)) * 1000)
     endif
-    if reltimefloat(reltime(l:start)) * 1000 < a:timeout
+    if l:r == -2 || !vigor#_internal#plugin#is_coming(a:p)
+      if l:shown
+        call vigor#_internal#echo#progress_done()
+      endif
+      return l:r == -2 ? -2 : 0
+    endif
+    let l:secs = reltimefloat(reltime(l:start))
+    if l:secs >= 0.9 && (s:compiling(a:p) || l:counted < a:timeout)
       let l:shown = 1
-      call vigor#_internal#echo#progress(printf('waiting for %s (%s, %ds; CTRL-C stops)', a:p.name, a:p.state,
-            \ float2nr(reltimefloat(reltime(l:start)))))
+      call vigor#_internal#echo#progress(printf('waiting for %s (%s, %ds; CTRL-C stops)', a:p.name,
+            \ vigor#_internal#request#doing(a:p), float2nr(round(l:secs))))
     endif
   endwhile
 endfunction

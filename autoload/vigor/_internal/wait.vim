@@ -5,6 +5,20 @@ function! vigor#_internal#wait#for(timeout, Cond, interval) abort
   if a:Cond()
     return 0
   endif
+  " A progress line shown during the wait (a build's, from a timer) goes
+  " when it ends (echo#screen()).
+  let l:screen = vigor#_internal#echo#screen()
+  let l:shown = l:screen.shown
+  try
+    return s:wait(a:timeout, a:Cond, a:interval)
+  finally
+    if l:screen.shown != l:shown
+      call vigor#_internal#echo#progress_done()
+    endif
+  endtry
+endfunction
+
+function! s:wait(timeout, Cond, interval) abort
   if has('nvim')
     try
       return wait(a:timeout, a:Cond, a:interval)

@@ -9,6 +9,7 @@ let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 let s:replies = vigor#_internal#host#replies()
 let s:probes = vigor#_internal#host#probes()
+let s:screen = vigor#_internal#echo#screen()
 " How long the wait blocks in ch_read() at a time, in ms: the longest that
 " CTRL-C and timers wait while a request runs.
 let s:TICK = 20
@@ -64,6 +65,12 @@ def vigor#request(name: any, method: any, params: any): any
   var stopped = false
   var since: list<number> = []
   var woke: bool
+  # After each second without the answer, a line says what it waits for
+  # (request#busy()); a progress line shown during the wait goes when it
+  # ends (echo#screen()).
+  var start = reltime()
+  var next = 1.0
+  var shown: number = s:screen.shown
   try
     while true
       woke = type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
@@ -79,6 +86,10 @@ def vigor#request(name: any, method: any, params: any): any
       else
         since = reltime()
       endif
+      if reltimefloat(reltime(start)) >= next
+        vigor#_internal#request#busy(p, method, start)
+        next += 1.0
+      endif
       sleep 1m
     endwhile
   catch /^Vim:Interrupt$/
@@ -87,6 +98,9 @@ def vigor#request(name: any, method: any, params: any): any
     # The channel closed between two reads: fail() says how it ended.
   finally
     s:state.depth -= 1
+    if s:screen.shown != shown
+      vigor#_internal#echo#progress_done()
+    endif
   endtry
   if !empty(since) && has_key(s:probes, token)
     remove(s:probes, token)
