@@ -109,6 +109,14 @@ func TestUnsendableArguments(t *testing.T) {
 			}
 		}
 		mustThrow(t, ed, "vigor#request('vhard', 'fmt', [1, [2, function('tr')]])", "argument 2[1] is a Funcref")
+		// A Funcref as an argument itself, not inside a List or Dict.
+		for _, call := range []string{
+			"vigor#request('vhard', 'fmt', [1, function('tr')])",
+			"vigor#notify('vhard', 'fmt', [1, function('tr')])",
+			"vigor#request_async('vhard', 'fmt', [1, function('tr')], {v -> 0}, {e -> 0})",
+		} {
+			mustThrowExactly(t, ed, call, "[vigor] vhard.fmt: argument 2 is a Funcref, which cannot be sent to a plugin")
+		}
 		for _, bad := range []string{"v:null", "'x'", "{}", "1"} {
 			for _, call := range []string{
 				"vigor#request('vhard', 'fmt', %s)",
