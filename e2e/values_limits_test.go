@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -119,34 +120,59 @@ let g:results = []
 for s:what in [['call', 'Do'], ['call', 'Bad'], ['cmd', 'call Do()'], ['cmd', 'throw "x, line 3: y"'], ['eval', 'Do()'], ['batch', 'Do']]
   call add(g:results, vigor#request('vvals', 'editor_error', s:what))
 endfor
-for s:call in [['call', ['Do', []]], ['cmd', ['call Do()']], ['eval', ['Do()']], ['batch', ['Do', []]], ['dispatch', ['vvals', 'call', ['Do', []]]]]
+function! Check(call) abort
   try
-    call vigor#request('vvals', s:call[0], s:call[1])
+    call vigor#request('vvals', a:call[0], a:call[1])
     call add(g:results, 'no error')
   catch
     call add(g:results, v:exception)
   endtry
+endfunction
+for s:call in [['call', ['Do', []]], ['cmd', ['call Do()']], ['eval', ['Do()']], ['batch', ['Do', []]], ['dispatch', ['vvals', 'call', ['Do', []]]]]
+  call Check(s:call)
 endfor
+call Check(['dispatch', ['vvals', 'dispatch', ['vvals', 'cmd', ['call Do()']]]])
+call Check(['dispatch', ['vvals', 'int', ['x']]])
 `), 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := []any{
+		"my own error",
+		"Vim(call):E117: Unknown function: nosuchfunction",
+		"my own error",
+		"x, line 3: y",
+		"my own error",
+		"my own error",
+		"[vigor] vvals.call: Do(): my own error",
+		"[vigor] vvals.cmd: my own error",
+		"[vigor] vvals.eval: my own error",
+		"[vigor] vvals.batch: batch call 1: Do(): my own error",
+		"[vigor] vvals.dispatch: vvals.call: Do(): my own error",
+		"[vigor] vvals.dispatch: vvals.dispatch: vvals.cmd: my own error",
+		"[vigor] vvals.dispatch: vvals.int: argument 1: expected a Number, got a String (\"x\")",
+	}
+	source := "source " + strings.ReplaceAll(script, " ", `\ `)
 	each(t, valuesOpts(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vvals")
-		ed.MustExec(t, "source "+strings.ReplaceAll(script, " ", `\ `))
-		mustEqual(t, ed, "messages", ed.MustEval(t, "g:results"), []any{
-			"my own error",
-			"Vim(call):E117: Unknown function: nosuchfunction",
-			"my own error",
-			"x, line 3: y",
-			"my own error",
-			"my own error",
-			"[vigor] vvals.call: Do(): my own error",
-			"[vigor] vvals.cmd: my own error",
-			"[vigor] vvals.eval: my own error",
-			"[vigor] vvals.batch: batch call 1: Do(): my own error",
-			"[vigor] vvals.dispatch: vvals.call: Do(): my own error",
-		})
+		// From a function (the harness's): "function VigorTestExec[2]..script
+		// /path[3]..function Check[2]..".
+		ed.MustExec(t, source)
+		mustEqual(t, ed, "messages from a function", ed.MustEval(t, "g:results"), want)
+		// From the top: ":source" typed or -S, "/path[3]..function
+		// Check[2]..". Vim has no stack in its messages; Neovim's
+		// nvim_command runs the script at the top.
+		if ed.Kind == "nvim" {
+			sess, _ := ed.Session()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := sess.Call(ctx, "nvim_command", []any{source}); err != nil {
+				t.Fatalf("%s: %s: %v", ed.Kind, source, err)
+			}
+		} else {
+			ed.MustExec(t, source)
+		}
+		mustEqual(t, ed, "messages from the top", ed.MustEval(t, "g:results"), want)
 	})
 }
 

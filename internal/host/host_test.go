@@ -638,6 +638,12 @@ func TestNvimCallRemoteError(t *testing.T) {
 			"x, line 3: y"},
 		{[]any{0, "script /tmp/a.vim[1]..function Do, line 1: Vim(call):E117: Unknown function: x"}, "Vim(call):E117: Unknown function: x"},
 		{[]any{0, "autocommand User Foo..function Do, line 1: boom"}, "boom"},
+		// A chain that started at the top of a sourced script (:source
+		// typed, -S): the path first, without "script".
+		{[]any{0, "/tmp/my dir/script.vim[94]..function CheckEq[2]..vigor#request[43]..vigor#_internal#api#dispatch[1]..vigor#request, line 64: [vigor] h.fail: no"},
+			"[vigor] h.fail: no"},
+		{[]any{0, "script.vim[13]..function vigor#request[43]..vigor#_internal#api#cmd, line 2: x, line 3: y"}, "x, line 3: y"},
+		{[]any{0, "[vigor] h.x: list[1]..y, line 3: mine"}, "[vigor] h.x: list[1]..y, line 3: mine"},
 		// A message that only looks like one is left alone.
 		{[]any{0, "my own error, line 3: still mine"}, "my own error, line 3: still mine"},
 	}
