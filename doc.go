@@ -121,8 +121,9 @@
 // whose keys are not strings, a type with no form on the channel (a chan,
 // a func, a complex number), and Lists and Dicts nested deeper than the
 // editor reads: Neovim reads a message with values at most 32 levels
-// deep, which leaves a handler's result 29 levels of Lists and Dicts (28
-// through vigor#request_async) and an argument of Call 28; on Vim, Vigor
+// deep (a String's bytes count as a level), which leaves a handler's
+// result and an argument of Call 28 levels of Lists and Dicts around
+// Strings, 29 around Numbers; on Vim, Vigor
 // sends and reads 10000 levels, as encoding/json does. From either editor
 // a value nested more than 10000 deep fails its decoding. Strings that are
 // not valid UTF-8 reach Vim with each invalid byte replaced by U+FFFD (Vim

@@ -260,18 +260,29 @@ func TestValuesTooDeep(t *testing.T) {
 		pid := ed.MustEval(t, `vigor#request('vvals', 'pid', [])`)
 		ed.MustExec(t, "function! Deep(n) abort\n let l = 'leaf'\n for i in range(a:n)\n let l = [l]\n endfor\n return l\nendfunction")
 		ed.MustExec(t, "function! Depth(v) abort\n let d = 0\n let v = a:v\n while type(v) == v:t_list && len(v) > 0\n let d += 1\n let v = v[0]\n endwhile\n return d\nendfunction")
-		// Results: 28 levels on Neovim (32 less the answer's notification,
-		// its arguments and their list, and the leaf).
+		// Results: on Neovim 28 levels around a String (32 less the
+		// answer's notification, its arguments and their list, and the
+		// String's bytes), 29 around a Number.
 		mustEqual(t, ed, "result 28 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [28, 'leaf']))`), int64(28))
+		mustEqual(t, ed, "result 29 deep around a Number", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [29, 1]))`), int64(29))
+		mustEqual(t, ed, "result 29 deep around an empty Dict", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [29, {}]))`), int64(29))
 		if ed.Kind == "nvim" {
+			const tooDeep = "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [29, 'leaf'])`,
-				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 28 deep, more than Neovim reads")
-			// Through request_async the result lies deeper (in a
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [30, 1])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [28, {'a': 1}])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			// Through request_async the result lies as deep (in a
 			// notification's arguments): the failure callback says so.
-			ed.MustExec(t, `let g:failed = '' | call vigor#request_async('vvals', 'nested', [29, 1], {-> 0}, {e -> execute('let g:failed = e.message')})`)
+			ed.MustExec(t, `let g:done = '' | call vigor#request_async('vvals', 'nested', [29, 1], {v -> execute('let g:done = "ok"')}, {e -> execute('let g:done = e.message')})`)
+			ed.WaitFor(t, `g:done !=# ''`, 10*time.Second)
+			mustEqual(t, ed, "request_async 29 deep", ed.MustEval(t, `g:done`), "ok")
+			ed.MustExec(t, `let g:failed = '' | call vigor#request_async('vvals', 'nested', [30, 1], {-> 0}, {e -> execute('let g:failed = e.message')})`)
 			ed.WaitFor(t, `g:failed !=# ''`, 10*time.Second)
 			mustEqual(t, ed, "request_async", ed.MustEval(t, `g:failed`),
-				"the result cannot be sent to the editor: Lists and Dicts nested more than 28 deep, more than Neovim reads")
+				"the result cannot be sent to the editor: "+tooDeep)
 		} else {
 			mustEqual(t, ed, "result 10000 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [10000, 'leaf']))`), int64(10000))
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [10001, 'leaf'])`,
@@ -281,7 +292,7 @@ func TestValuesTooDeep(t *testing.T) {
 		mustEqual(t, ed, "call 28 deep", ed.MustEval(t, `vigor#request('vvals', 'call_nested', ['Depth', 28])`), int64(28))
 		if ed.Kind == "nvim" {
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 29])`,
-				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 28 deep, more than Neovim reads")
+				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)")
 		} else {
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 10001])`,
 				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 10000 deep, more than Vigor sends")
