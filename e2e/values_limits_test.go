@@ -250,8 +250,8 @@ func mustInt(t *testing.T, s string) int64 {
 // Values nested deeper than the editor reads. Neovim reads a message with
 // values at most 32 levels deep (its msgpack parser's limit): given a
 // deeper result it closed the channel, and the plugin restarted. Vim
-// reads far deeper (it hangs past 100000 or so); Vigor reads and sends
-// 10000 levels on both editors, as encoding/json does. A value beyond
+// reads far deeper, but crashes past about 58000 levels; Vigor sends it
+// 50000, and reads 10000 levels on both editors, as encoding/json does. A value beyond
 // the limit fails the call with an error that names it, and the plugin
 // goes on.
 func TestValuesTooDeep(t *testing.T) {
@@ -284,9 +284,11 @@ func TestValuesTooDeep(t *testing.T) {
 			mustEqual(t, ed, "request_async", ed.MustEval(t, `g:failed`),
 				"the result cannot be sent to the editor: "+tooDeep)
 		} else {
-			mustEqual(t, ed, "result 10000 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [10000, 'leaf']))`), int64(10000))
-			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [10001, 'leaf'])`,
-				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 10000 deep, more than Vigor sends")
+			// Vim: 50000 levels, with room below where Vim's own
+			// recursion over a value it received overflows its stack.
+			mustEqual(t, ed, "result 50000 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [50000, 'leaf']))`), int64(50000))
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [50001, 'leaf'])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 50000 deep, more than Vim reads")
 		}
 		// Arguments of a call: 28 levels on Neovim.
 		mustEqual(t, ed, "call 28 deep", ed.MustEval(t, `vigor#request('vvals', 'call_nested', ['Depth', 28])`), int64(28))
@@ -294,8 +296,9 @@ func TestValuesTooDeep(t *testing.T) {
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 29])`,
 				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)")
 		} else {
-			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 10001])`,
-				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 10000 deep, more than Vigor sends")
+			mustEqual(t, ed, "call 50000 deep", ed.MustEval(t, `vigor#request('vvals', 'call_nested', ['Depth', 50000])`), int64(50000))
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 50001])`,
+				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 50000 deep, more than Vim reads")
 		}
 		// Values from the editor: 10000 levels on both.
 		mustEqual(t, ed, "argument 10000 deep", ed.MustEval(t, `vigor#request('vvals', 'depth', [Deep(10000)])`), int64(10000))

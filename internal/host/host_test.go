@@ -1048,8 +1048,8 @@ func TestArgError(t *testing.T) {
 		deep        int
 		deepMsg     string
 	}{
-		{"vim", "", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
-		{"vim", "command", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
+		{"vim", "", vimjson.MaxSendDepth + 1, "Lists and Dicts nested more than 50000 deep, more than Vim reads"},
+		{"vim", "command", vimjson.MaxSendDepth + 1, "Lists and Dicts nested more than 50000 deep, more than Vim reads"},
 		{"nvim", "", 30, "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"},
 	} {
 		codec, err := host.NewCodec(tc.host, tc.calls, strings.NewReader(""))
