@@ -121,9 +121,10 @@
 // whose keys are not strings, a type with no form on the channel (a chan,
 // a func, a complex number), and Lists and Dicts nested deeper than the
 // editor reads: Neovim reads a message with values at most 32 levels
-// deep, which leaves a handler's result 29 levels of Lists and Dicts (28
-// through vigor#request_async) and an argument of Call 28; on Vim, Vigor
-// sends and reads 10000 levels, as encoding/json does. From either editor
+// deep (a String's bytes count as a level), which leaves a handler's
+// result and an argument of Call 28 levels of Lists and Dicts around
+// Strings, 29 around Numbers; to Vim, Vigor sends 50000 levels, short of
+// where Vim's own recursion over a value crashes it. From either editor
 // a value nested more than 10000 deep fails its decoding. Strings that are
 // not valid UTF-8 reach Vim with each invalid byte replaced by U+FFFD (Vim
 // drops a message that holds one, and its caller would wait for ever), and

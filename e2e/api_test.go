@@ -186,6 +186,21 @@ func TestVimCallPaths(t *testing.T) {
 				got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['eval', '"c" . "d"'], ['execute', 'let g:vtest_legacy = 8'], ['map', [1, 2], 'v:val . "x"']]])`).(map[string]any)
 				mustEqual(t, ed, "eval(), execute() and map() in a batch", got["results"], []any{"cd", "", []any{"1x", "2x"}})
 				mustEqual(t, ed, "execute() in a batch", ed.MustEval(t, `g:vtest_legacy`), int64(8))
+				// An error raised by a builtin reads as Neovim's does, not
+				// with the Ex command of the runtime's wrapper ("Vim(return):").
+				for expr, want := range map[string]string{
+					`vigor#request('vtest', 'call', ['setqflist', [[], 'x']])`: "[vigor] vtest.call: setqflist(): Vim:E927: Invalid action: 'x'",
+					`vigor#request('vtest', 'call', ['eval', ['nosuchvar']])`:  "[vigor] vtest.call: eval(): Vim:E121: Undefined variable: nosuchvar",
+					`vigor#request('vtest', 'call', ['NoSuchFunction', []])`:   "[vigor] vtest.call: NoSuchFunction(): Vim:E117: Unknown function: NoSuchFunction",
+				} {
+					mustThrowExactly(t, ed, expr, want)
+				}
+				got = ed.MustEval(t, `vigor#request('vtest', 'batch', [[['abs', -1], ['setqflist', [], 'x']]])`).(map[string]any)
+				mustEqual(t, ed, "a builtin's error in a batch", got["error"], "batch call 1: setqflist(): Vim:E927: Invalid action: 'x'")
+				// One raised in a function's own :return keeps it, on both.
+				ed.MustExec(t, "function! RetBad() abort\nreturn nosuchvar\nendfunction")
+				mustThrowExactly(t, ed, `vigor#request('vtest', 'call', ['RetBad', []])`,
+					"[vigor] vtest.call: RetBad(): Vim(return):E121: Undefined variable: nosuchvar")
 			})
 		})
 	}

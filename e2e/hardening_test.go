@@ -90,6 +90,32 @@ func TestDeepReentrancy(t *testing.T) {
 	})
 }
 
+// An error that crosses re-entrant requests reads once, with the depth,
+// not with a prefix per level.
+func TestDeepReentrancyError(t *testing.T) {
+	each(t, hard(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vhard")
+		mustThrowExactly(t, ed, "vigor#request('vhard', 'fail_deep', [0])", "[vigor] vhard.fail_deep: the bottom failed")
+		mustThrowExactly(t, ed, "vigor#request('vhard', 'fail_deep', [1])", "[vigor] vhard.fail_deep: the bottom failed (2 requests deep)")
+		depth := map[string]int{"vim": 16, "nvim": 40}[ed.Kind]
+		_, err := evalWithin(t, ed, 30*time.Second, fmt.Sprintf("vigor#request('vhard', 'fail_deep', [%d])", depth-1))
+		if want := fmt.Sprintf("[vigor] vhard.fail_deep: the bottom failed (%d requests deep)", depth); err == nil || err.Error() != want {
+			t.Fatalf("%s: fail_deep %d gave %v, want %q", ed.Kind, depth-1, err, want)
+		}
+		// Through a function of the user's, and past 'maxfuncdepth'.
+		_, err = evalWithin(t, ed, 30*time.Second, "vigor#request('vhard', 'deep', [200])")
+		if err == nil || !strings.HasPrefix(err.Error(), "[vigor] vhard.deep: requests nested ") ||
+			strings.Count(err.Error(), "[vigor]") != 1 || !strings.HasSuffix(err.Error(), " requests deep)") {
+			t.Fatalf("%s: deep 200 gave %v, want the maxfuncdepth error once, with the depth", ed.Kind, err)
+		}
+		// The innermost request is named when it is another one.
+		mustThrowExactly(t, ed, "vigor#request('vhard', 'call', ['vigor#request', ['vhard', 'fail_deep', [1]]])",
+			"[vigor] vhard.call: the bottom failed (from vhard.fail_deep, 3 requests deep)")
+		mustThrowExactly(t, ed, "vigor#request('vhard', 'call', ['vigor#request', ['vhard', 'call', ['vigor#request', ['vhard', 'fail_deep', [1]]]]])",
+			"[vigor] vhard.call: the bottom failed (from vhard.fail_deep, 4 requests deep)")
+	})
+}
+
 // Values that cannot be sent, and arguments of the wrong type, fail at the
 // API with the same [vigor] error on both editors.
 func TestUnsendableArguments(t *testing.T) {
@@ -109,6 +135,14 @@ func TestUnsendableArguments(t *testing.T) {
 			}
 		}
 		mustThrow(t, ed, "vigor#request('vhard', 'fmt', [1, [2, function('tr')]])", "argument 2[1] is a Funcref")
+		// A Funcref as an argument itself, not inside a List or Dict.
+		for _, call := range []string{
+			"vigor#request('vhard', 'fmt', [1, function('tr')])",
+			"vigor#notify('vhard', 'fmt', [1, function('tr')])",
+			"vigor#request_async('vhard', 'fmt', [1, function('tr')], {v -> 0}, {e -> 0})",
+		} {
+			mustThrowExactly(t, ed, call, "[vigor] vhard.fmt: argument 2 is a Funcref, which cannot be sent to a plugin")
+		}
 		for _, bad := range []string{"v:null", "'x'", "{}", "1"} {
 			for _, call := range []string{
 				"vigor#request('vhard', 'fmt', %s)",

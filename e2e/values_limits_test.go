@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -119,34 +120,59 @@ let g:results = []
 for s:what in [['call', 'Do'], ['call', 'Bad'], ['cmd', 'call Do()'], ['cmd', 'throw "x, line 3: y"'], ['eval', 'Do()'], ['batch', 'Do']]
   call add(g:results, vigor#request('vvals', 'editor_error', s:what))
 endfor
-for s:call in [['call', ['Do', []]], ['cmd', ['call Do()']], ['eval', ['Do()']], ['batch', ['Do', []]], ['dispatch', ['vvals', 'call', ['Do', []]]]]
+function! Check(call) abort
   try
-    call vigor#request('vvals', s:call[0], s:call[1])
+    call vigor#request('vvals', a:call[0], a:call[1])
     call add(g:results, 'no error')
   catch
     call add(g:results, v:exception)
   endtry
+endfunction
+for s:call in [['call', ['Do', []]], ['cmd', ['call Do()']], ['eval', ['Do()']], ['batch', ['Do', []]], ['dispatch', ['vvals', 'call', ['Do', []]]]]
+  call Check(s:call)
 endfor
+call Check(['dispatch', ['vvals', 'dispatch', ['vvals', 'cmd', ['call Do()']]]])
+call Check(['dispatch', ['vvals', 'int', ['x']]])
 `), 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := []any{
+		"my own error",
+		"Vim(call):E117: Unknown function: nosuchfunction",
+		"my own error",
+		"x, line 3: y",
+		"my own error",
+		"my own error",
+		"[vigor] vvals.call: Do(): my own error",
+		"[vigor] vvals.cmd: my own error",
+		"[vigor] vvals.eval: my own error",
+		"[vigor] vvals.batch: batch call 1: Do(): my own error",
+		"[vigor] vvals.dispatch: vvals.call: Do(): my own error",
+		"[vigor] vvals.dispatch: vvals.dispatch: vvals.cmd: my own error",
+		"[vigor] vvals.dispatch: vvals.int: argument 1: expected a Number, got a String (\"x\")",
+	}
+	source := "source " + strings.ReplaceAll(script, " ", `\ `)
 	each(t, valuesOpts(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vvals")
-		ed.MustExec(t, "source "+strings.ReplaceAll(script, " ", `\ `))
-		mustEqual(t, ed, "messages", ed.MustEval(t, "g:results"), []any{
-			"my own error",
-			"Vim(call):E117: Unknown function: nosuchfunction",
-			"my own error",
-			"x, line 3: y",
-			"my own error",
-			"my own error",
-			"[vigor] vvals.call: Do(): my own error",
-			"[vigor] vvals.cmd: my own error",
-			"[vigor] vvals.eval: my own error",
-			"[vigor] vvals.batch: batch call 1: Do(): my own error",
-			"[vigor] vvals.dispatch: vvals.call: Do(): my own error",
-		})
+		// From a function (the harness's): "function VigorTestExec[2]..script
+		// /path[3]..function Check[2]..".
+		ed.MustExec(t, source)
+		mustEqual(t, ed, "messages from a function", ed.MustEval(t, "g:results"), want)
+		// From the top: ":source" typed or -S, "/path[3]..function
+		// Check[2]..". Vim has no stack in its messages; Neovim's
+		// nvim_command runs the script at the top.
+		if ed.Kind == "nvim" {
+			sess, _ := ed.Session()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := sess.Call(ctx, "nvim_command", []any{source}); err != nil {
+				t.Fatalf("%s: %s: %v", ed.Kind, source, err)
+			}
+		} else {
+			ed.MustExec(t, source)
+		}
+		mustEqual(t, ed, "messages from the top", ed.MustEval(t, "g:results"), want)
 	})
 }
 
@@ -224,8 +250,8 @@ func mustInt(t *testing.T, s string) int64 {
 // Values nested deeper than the editor reads. Neovim reads a message with
 // values at most 32 levels deep (its msgpack parser's limit): given a
 // deeper result it closed the channel, and the plugin restarted. Vim
-// reads far deeper (it hangs past 100000 or so); Vigor reads and sends
-// 10000 levels on both editors, as encoding/json does. A value beyond
+// reads far deeper, but crashes past about 58000 levels; Vigor sends it
+// 50000, and reads 10000 levels on both editors, as encoding/json does. A value beyond
 // the limit fails the call with an error that names it, and the plugin
 // goes on.
 func TestValuesTooDeep(t *testing.T) {
@@ -234,31 +260,45 @@ func TestValuesTooDeep(t *testing.T) {
 		pid := ed.MustEval(t, `vigor#request('vvals', 'pid', [])`)
 		ed.MustExec(t, "function! Deep(n) abort\n let l = 'leaf'\n for i in range(a:n)\n let l = [l]\n endfor\n return l\nendfunction")
 		ed.MustExec(t, "function! Depth(v) abort\n let d = 0\n let v = a:v\n while type(v) == v:t_list && len(v) > 0\n let d += 1\n let v = v[0]\n endwhile\n return d\nendfunction")
-		// Results: 28 levels on Neovim (32 less the answer's notification,
-		// its arguments and their list, and the leaf).
+		// Results: on Neovim 28 levels around a String (32 less the
+		// answer's notification, its arguments and their list, and the
+		// String's bytes), 29 around a Number.
 		mustEqual(t, ed, "result 28 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [28, 'leaf']))`), int64(28))
+		mustEqual(t, ed, "result 29 deep around a Number", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [29, 1]))`), int64(29))
+		mustEqual(t, ed, "result 29 deep around an empty Dict", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [29, {}]))`), int64(29))
 		if ed.Kind == "nvim" {
+			const tooDeep = "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [29, 'leaf'])`,
-				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 28 deep, more than Neovim reads")
-			// Through request_async the result lies deeper (in a
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [30, 1])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [28, {'a': 1}])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: "+tooDeep)
+			// Through request_async the result lies as deep (in a
 			// notification's arguments): the failure callback says so.
-			ed.MustExec(t, `let g:failed = '' | call vigor#request_async('vvals', 'nested', [29, 1], {-> 0}, {e -> execute('let g:failed = e.message')})`)
+			ed.MustExec(t, `let g:done = '' | call vigor#request_async('vvals', 'nested', [29, 1], {v -> execute('let g:done = "ok"')}, {e -> execute('let g:done = e.message')})`)
+			ed.WaitFor(t, `g:done !=# ''`, 10*time.Second)
+			mustEqual(t, ed, "request_async 29 deep", ed.MustEval(t, `g:done`), "ok")
+			ed.MustExec(t, `let g:failed = '' | call vigor#request_async('vvals', 'nested', [30, 1], {-> 0}, {e -> execute('let g:failed = e.message')})`)
 			ed.WaitFor(t, `g:failed !=# ''`, 10*time.Second)
 			mustEqual(t, ed, "request_async", ed.MustEval(t, `g:failed`),
-				"the result cannot be sent to the editor: Lists and Dicts nested more than 28 deep, more than Neovim reads")
+				"the result cannot be sent to the editor: "+tooDeep)
 		} else {
-			mustEqual(t, ed, "result 10000 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [10000, 'leaf']))`), int64(10000))
-			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [10001, 'leaf'])`,
-				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 10000 deep, more than Vigor sends")
+			// Vim: 50000 levels, with room below where Vim's own
+			// recursion over a value it received overflows its stack.
+			mustEqual(t, ed, "result 50000 deep", ed.MustEval(t, `Depth(vigor#request('vvals', 'nested', [50000, 'leaf']))`), int64(50000))
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'nested', [50001, 'leaf'])`,
+				"[vigor] vvals.nested: the result cannot be sent to the editor: Lists and Dicts nested more than 50000 deep, more than Vim reads")
 		}
 		// Arguments of a call: 28 levels on Neovim.
 		mustEqual(t, ed, "call 28 deep", ed.MustEval(t, `vigor#request('vvals', 'call_nested', ['Depth', 28])`), int64(28))
 		if ed.Kind == "nvim" {
 			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 29])`,
-				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 28 deep, more than Neovim reads")
+				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)")
 		} else {
-			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 10001])`,
-				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 10000 deep, more than Vigor sends")
+			mustEqual(t, ed, "call 50000 deep", ed.MustEval(t, `vigor#request('vvals', 'call_nested', ['Depth', 50000])`), int64(50000))
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'call_nested', ['Depth', 50001])`,
+				"[vigor] vvals.call_nested: Depth(): argument 1: Lists and Dicts nested more than 50000 deep, more than Vim reads")
 		}
 		// Values from the editor: 10000 levels on both.
 		mustEqual(t, ed, "argument 10000 deep", ed.MustEval(t, `vigor#request('vvals', 'depth', [Deep(10000)])`), int64(10000))

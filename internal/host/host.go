@@ -438,10 +438,13 @@ func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
 // its line, the kind of entry named where it changes, then the line of
 // the last one: "function A[2]..B, line 6: ", or, for a chain that
 // started in a sourced script, "function VigorTestExec[2]..script
-// /tmp/x.vim[3]..function vigor#request[10]..Do[1]..Inner, line 1: ".
+// /tmp/x.vim[3]..function vigor#request[10]..Do[1]..Inner, line 1: ",
+// or, for one that started at the top of a sourced script (:source typed,
+// -S), the script's path, which may hold spaces, and its line first:
+// "/tmp/my x.vim[3]..function Check[2]..vigor#request, line 64: ".
 // Vim does not (its v:exception is the message alone).
 var throwpoint = regexp.MustCompile(`^(?:Error executing lua: )?` +
-	`(?:(?:function|script|autocommand|modeline|lambda|internal) .*?|[^\s\[\]]+\[\d+\](?:\.\.\S+)*), line \d+: `)
+	`(?:(?:function|script|autocommand|modeline|lambda|internal) .*?|[^\s\[\]]+\[\d+\](?:\.\.\S+)*|[^\s\[][^\[\]]*\[\d+\]\.\..*?), line \d+: `)
 
 // editorMessage is the message of an error that the editor raised, as the
 // user should see it: the message itself, the same on both editors. The

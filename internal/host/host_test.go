@@ -638,6 +638,12 @@ func TestNvimCallRemoteError(t *testing.T) {
 			"x, line 3: y"},
 		{[]any{0, "script /tmp/a.vim[1]..function Do, line 1: Vim(call):E117: Unknown function: x"}, "Vim(call):E117: Unknown function: x"},
 		{[]any{0, "autocommand User Foo..function Do, line 1: boom"}, "boom"},
+		// A chain that started at the top of a sourced script (:source
+		// typed, -S): the path first, without "script".
+		{[]any{0, "/tmp/my dir/script.vim[94]..function CheckEq[2]..vigor#request[43]..vigor#_internal#api#dispatch[1]..vigor#request, line 64: [vigor] h.fail: no"},
+			"[vigor] h.fail: no"},
+		{[]any{0, "script.vim[13]..function vigor#request[43]..vigor#_internal#api#cmd, line 2: x, line 3: y"}, "x, line 3: y"},
+		{[]any{0, "[vigor] h.x: list[1]..y, line 3: mine"}, "[vigor] h.x: list[1]..y, line 3: mine"},
 		// A message that only looks like one is left alone.
 		{[]any{0, "my own error, line 3: still mine"}, "my own error, line 3: still mine"},
 	}
@@ -1042,9 +1048,9 @@ func TestArgError(t *testing.T) {
 		deep        int
 		deepMsg     string
 	}{
-		{"vim", "", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
-		{"vim", "command", wire.MaxDepth + 1, "Lists and Dicts nested more than 10000 deep, more than Vigor sends"},
-		{"nvim", "", 29, "Lists and Dicts nested more than 28 deep, more than Neovim reads"},
+		{"vim", "", vimjson.MaxSendDepth + 1, "Lists and Dicts nested more than 50000 deep, more than Vim reads"},
+		{"vim", "command", vimjson.MaxSendDepth + 1, "Lists and Dicts nested more than 50000 deep, more than Vim reads"},
+		{"nvim", "", 30, "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"},
 	} {
 		codec, err := host.NewCodec(tc.host, tc.calls, strings.NewReader(""))
 		if err != nil {
@@ -1074,8 +1080,8 @@ func TestArgError(t *testing.T) {
 			t.Errorf("%s: Batch: %q", tc.host, got)
 		}
 		if tc.host == "nvim" {
-			_, err = host.RunBatch(bg, a, []host.Call{{Fn: "F", Args: []any{nest(26)}}})
-			check("Batch deep", err, "F", 0, 0, "Lists and Dicts nested more than 25 deep, more than Neovim reads")
+			_, err = host.RunBatch(bg, a, []host.Call{{Fn: "F", Args: []any{nest(27)}}})
+			check("Batch deep", err, "F", 0, 0, "Lists and Dicts nested more than 25 deep, more than Neovim reads (one more if the innermost hold no Strings)")
 		}
 		// Inside an argument: the item of a List that holds the trouble.
 		_, err = a.Call(bg, "F", []any{"a", []any{1, 2, uint64(math.MaxUint64)}})

@@ -97,8 +97,8 @@ type Codec interface {
 // MaxDepth is how deeply Lists and Dicts may nest in one value that the
 // plugin reads from the editor: encoding/json's limit, which the msgpack
 // codec applies too, so that both editors agree. A Vim value [[1]] nests
-// 2 deep. The Vim codec sends values up to the same depth; Neovim reads
-// far less (msgpackrpc.MaxMessageDepth).
+// 2 deep. What the plugin sends is bounded by what the editor reads:
+// vimjson.MaxSendDepth, msgpackrpc.MaxMessageDepth.
 const MaxDepth = 10000
 
 // ErrTooDeep is wrapped by the errors of Unmarshal for a value that nests

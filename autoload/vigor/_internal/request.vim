@@ -159,7 +159,30 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
   if type(l:res) != v:t_list || len(l:res) != 2
     throw printf('[vigor] %s.%s: unexpected reply %s', a:p.name, a:method, string(l:res)[: 100])
   endif
-  throw printf('[vigor] %s.%s: %s', a:p.name, a:method, l:res[1])
+  throw s:nested(a:p.name . '.' . a:method, l:res[1])
+endfunction
+
+" The error of request {call} ('name.method') whose handler failed with
+" {msg}. When msg is the error of a request made further in, through an
+" editor function ("vigor#request(): [vigor] name.method: ..."), it reads
+" once, with the depth, not with a prefix per level: "[vigor] name.method:
+" {innermost error} (3 requests deep)", and "(from other.method, 3
+" requests deep)" when the innermost request is another one.
+function! s:nested(call, msg) abort
+  let l:m = matchlist(a:msg, '^\S\+(): \[vigor\] \(\S\+\): \(.*\)$')
+  if empty(l:m)
+    return printf('[vigor] %s: %s', a:call, a:msg)
+  endif
+  let [l:from, l:text] = l:m[1:2]
+  let l:depth = 2
+  let l:d = matchlist(l:text, '^\(.*\) (\%(from \(\S\+\), \)\=\(\d\+\) requests deep)$')
+  if !empty(l:d)
+    let l:text = l:d[1]
+    let l:from = empty(l:d[2]) ? l:from : l:d[2]
+    let l:depth = str2nr(l:d[3]) + 1
+  endif
+  return printf('[vigor] %s: %s (%s%d requests deep)', a:call, l:text,
+        \ l:from ==# a:call ? '' : 'from ' . l:from . ', ', l:depth)
 endfunction
 
 " How the process of {handle} ended, as on_exit() or on_closed() put it in

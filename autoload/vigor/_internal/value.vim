@@ -25,9 +25,10 @@ endif
 " where is 1-based for the argument, then Vim's subscripts: 2['key'][0].
 function! vigor#_internal#value#unsendable(args) abort
   let l:i = 0
-  for l:v in a:args
+  " (A capital name: the loop variable may take a Funcref.)
+  for l:V in a:args
     let l:i += 1
-    let l:bad = s:unsendable(l:v, string(l:i))
+    let l:bad = s:unsendable(l:V, string(l:i))
     if !empty(l:bad)
       return l:bad
     endif

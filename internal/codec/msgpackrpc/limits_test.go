@@ -31,8 +31,9 @@ func valueError(t *testing.T, err error) *wire.ValueError {
 // Neovim closes the channel, without a word, for a message with a value
 // deeper than MaxMessageDepth: the codec refuses it, naming how deep the
 // value at each place of the path may nest. The limits were found against
-// Neovim 0.11 (e2e TestValuesTooDeep): a result holds 29 levels, an
-// argument of nvim_call_function 28.
+// Neovim 0.11 (e2e TestValuesTooDeep): an argument of nvim_call_function
+// holds 28 levels of Lists and Dicts around a String, 29 around a Number
+// or an empty List or Dict, and a result one more.
 func TestMessageDepth(t *testing.T) {
 	type wrap struct{ V any }
 	c := newCodec(nil)
@@ -40,13 +41,15 @@ func TestMessageDepth(t *testing.T) {
 		_, err := c.AppendRequest(nil, 1, "nvim_call_function", []any{"F", []any{arg}})
 		return err
 	}
-	for _, leaf := range []any{"leaf", 1, []any{}, map[string]any{}} {
-		if err := call(nest(28, leaf)); err != nil {
-			t.Errorf("28 deep with %#v: %v", leaf, err)
+	for _, arg := range []any{nest(28, "leaf"), nest(29, 1), nest(29, ""), nest(29, 1.5), nest(29, nil), nest(29, true), nest(29, []any{}),
+		nest(29, map[string]any{}), nest(28, []any{1}), nest(27, wrap{V: 1}), nest(28, []map[string]any{{}}), nest(27, wire.Raw{0x91, 0x91, 0x01}),
+		nest(28, wire.Raw{0x91, 0xa0}), nest(28, []byte{})} {
+		if err := call(arg); err != nil {
+			t.Errorf("%.80v: %v", arg, err)
 		}
 	}
-	for _, arg := range []any{nest(29, "leaf"), nest(29, 1), nest(28, []any{1}), nest(28, wrap{V: "x"}), nest(28, []map[string]any{{}}),
-		nest(27, wire.Raw{0x91, 0x91, 0x01})} {
+	for _, arg := range []any{nest(29, "leaf"), nest(30, 1), nest(29, []any{1}), nest(28, wrap{V: 1}), nest(29, []map[string]any{{}}),
+		nest(28, wire.Raw{0x91, 0x91, 0x01}), nest(28, wire.Raw{0x91, 0xa1, 'x'}), nest(29, []byte{1})} {
 		err := call(arg)
 		if err == nil {
 			t.Errorf("%.80v: no error", arg)
@@ -56,7 +59,7 @@ func TestMessageDepth(t *testing.T) {
 		if len(ve.Path) < 2 || ve.Path[0] != 1 || ve.Path[1] != 0 {
 			t.Errorf("%#v: path %v, want [1 0 ...]", arg, ve.Path)
 		}
-		if got, want := ve.At(2), "Lists and Dicts nested more than 28 deep, more than Neovim reads"; got != want {
+		if got, want := ve.At(2), "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"; got != want {
 			t.Errorf("%#v: At(2) = %q, want %q", arg, got, want)
 		}
 	}
@@ -64,21 +67,27 @@ func TestMessageDepth(t *testing.T) {
 	if _, err := c.AppendResponse(nil, 1, []any{nest(29, "leaf"), nil}); err != nil {
 		t.Errorf("result 29 deep: %v", err)
 	}
+	if _, err := c.AppendResponse(nil, 1, []any{nest(30, 1), nil}); err != nil {
+		t.Errorf("result 30 deep around a Number: %v", err)
+	}
 	_, err := c.AppendResponse(nil, 1, []any{nest(30, "leaf"), nil})
-	if got := valueError(t, err).At(1); got != "Lists and Dicts nested more than 29 deep, more than Neovim reads" {
+	if got := valueError(t, err).At(1); got != "Lists and Dicts nested more than 29 deep, more than Neovim reads (one more if the innermost hold no Strings)" {
 		t.Errorf("result 30 deep: %q", got)
+	}
+	if _, err := c.AppendResponse(nil, 1, []any{nest(31, 1), nil}); err == nil {
+		t.Errorf("result 31 deep around a Number: no error")
 	}
 	// A batch's arguments lie deeper still.
 	calls := []string{"a", "b"}
 	args := func(fn string) (string, []any) {
 		if fn == "b" {
-			return fn, []any{1, nest(26, 1)}
+			return fn, []any{1, nest(27, 1)}
 		}
-		return fn, []any{nest(25, 1)}
+		return fn, []any{nest(26, 1), nest(25, "x")}
 	}
 	_, err = msgpackrpc.AppendAtomicCalls(nil, calls, args)
 	ve := valueError(t, err)
-	if len(ve.Path) != 2 || ve.Path[0] != 1 || ve.Path[1] != 1 || ve.At(2) != "Lists and Dicts nested more than 25 deep, more than Neovim reads" {
+	if len(ve.Path) != 2 || ve.Path[0] != 1 || ve.Path[1] != 1 || ve.At(2) != "Lists and Dicts nested more than 25 deep, more than Neovim reads (one more if the innermost hold no Strings)" {
 		t.Errorf("batch: path %v, %q", ve.Path, ve.At(2))
 	}
 }

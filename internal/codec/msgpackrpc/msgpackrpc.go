@@ -305,16 +305,18 @@ func (c *Codec) item(frame []byte) (wire.Raw, error) {
 
 // MaxMessageDepth is how deeply Neovim reads values nested in a message
 // (libmpack's MPACK_MAX_OBJECT_DEPTH): the message's own array is level
-// 1, its items level 2, and so on. Given a message with a value at level
-// 33 or deeper, Neovim closes the channel without a word (it takes a
-// Number or an empty List or Dict at level 33, but not a String or a
-// List with items; the codec refuses all of them; found by experiment on
-// Neovim 0.11, TestValuesTooDeep). So a handler's result, answered to the
-// runtime's $request as [2, "nvim_call_function", [ReplyFunc, [token,
-// result, nil]]], sits at level 4 and holds Lists and Dicts 28 deep at
-// most; in a plain response ([1, id, nil, [result, nil]]) it sits at level
-// 3 (29 deep). An argument of nvim_call_function, at level 4, nests 28
-// deep, and one of a batch, at AtomicArgLevel, 25.
+// 1, its items level 2, and so on. A String with bytes, or a List or Dict
+// with items, may lie at level 32 at most; a value without parts (a
+// Number, a Float, a Boolean, nil, an empty String, List or Dict) at
+// level 33, one deeper: each part takes a level of its own in Neovim's
+// parser. Given more, Neovim closes the channel without a word (found by
+// experiment on Neovim 0.11, e2e TestValuesTooDeep). So a handler's
+// result, answered to the runtime's $request as [2, "nvim_call_function",
+// [ReplyFunc, [token, result, nil]]], sits at level 4 and holds Lists and
+// Dicts 28 deep around Strings, 29 around Numbers; in a plain response
+// ([1, id, nil, [result, nil]]) it sits at level 3 (one more). An
+// argument of nvim_call_function, at level 4, nests as deep as such a
+// result, and one of a batch, at AtomicArgLevel, 25 (26).
 const MaxMessageDepth = 32
 
 // AppendRequest implements wire.Codec.
@@ -412,8 +414,17 @@ func (c *Codec) appendReply(token int64, result any) ([]byte, error) {
 // encodeList writes xs, a List at level (MaxMessageDepth). Its items are
 // at level+1: checking here spares the check of each String.
 func (c *Codec) encodeList(xs []any, level int) error {
-	if level > MaxMessageDepth || len(xs) > 0 && level == MaxMessageDepth {
+	if level > MaxMessageDepth+1 || len(xs) > 0 && level > MaxMessageDepth {
 		return tooDeep()
+	}
+	if level == MaxMessageDepth {
+		// The items lie at the deepest level, which takes no String with
+		// bytes (Lists have their own check, the rest checkEncoded).
+		for i, x := range xs {
+			if s, ok := x.(string); ok && s != "" {
+				return atIndex(tooDeep(), i, level)
+			}
+		}
 	}
 	if err := c.enc.EncodeArrayLen(len(xs)); err != nil {
 		return err
@@ -515,7 +526,7 @@ func checkEncoded(r []byte, level int) error {
 		if err != nil {
 			return &wire.ValueError{Msg: "the encoder wrote a value that cannot be read", Detail: err}
 		}
-		if level+n > MaxMessageDepth {
+		if d := level + n; d > MaxMessageDepth && (d > MaxMessageDepth+1 || items > 0 || hasBytes(r, i, end)) {
 			return tooDeep()
 		}
 		if n > 0 && stack[n-1].isMap && stack[n-1].left%2 == 0 && !isStr(c) {
@@ -544,6 +555,25 @@ func checkEncoded(r []byte, level int) error {
 	return nil
 }
 
+// hasBytes reports whether the object at r[i:end] is a str, bin or ext
+// with a payload, which Neovim's parser reads a level deeper than the
+// object (MaxMessageDepth).
+func hasBytes(r []byte, i, end int) bool {
+	switch c := r[i]; {
+	case c >= 0xa1 && c <= 0xbf:
+		return true
+	case c == 0xd9 || c == 0xc4:
+		return end > i+2
+	case c == 0xda || c == 0xc5:
+		return end > i+3
+	case c == 0xdb || c == 0xc6:
+		return end > i+5
+	case c >= 0xd4 && c <= 0xd8 || c >= 0xc7 && c <= 0xc9:
+		return true
+	}
+	return false
+}
+
 // isStr reports whether c starts a msgpack str.
 func isStr(c byte) bool { return c >= 0xa0 && c <= 0xbf || c == 0xd9 || c == 0xda || c == 0xdb }
 
@@ -554,7 +584,7 @@ func isStr(c byte) bool { return c >= 0xa0 && c <= 0xbf || c == 0xd9 || c == 0xd
 func tooDeep() error {
 	return &wire.ValueError{
 		Msg:     fmt.Sprintf("Lists and Dicts nested too deep, more than Neovim reads (%d levels in a message)", MaxMessageDepth),
-		DeepMsg: "Lists and Dicts nested more than %d deep, more than Neovim reads",
+		DeepMsg: "Lists and Dicts nested more than %d deep, more than Neovim reads (one more if the innermost hold no Strings)",
 	}
 }
 

@@ -19,13 +19,13 @@ import (
 // anything else goes by reflection (structs by their json tags). A value
 // that Vim cannot take is a *wire.ValueError: a Number out of range (a
 // uint64 above math.MaxInt64), Lists and Dicts nested more than
-// wire.MaxDepth deep, a map whose keys are not strings, or a type with no
+// MaxSendDepth deep, a map whose keys are not strings, or a type with no
 // JSON form (chan, func, complex). Strings that are not valid UTF-8 are
 // sent with each invalid byte replaced by U+FFFD (appendString).
 func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
 
 // AppendArgs appends args as a List whose items count as values of their
-// own for wire.MaxDepth, as a message's params do: the arguments of a call
+// own for MaxSendDepth, as a message's params do: the arguments of a call
 // in a batch. A *wire.ValueError's Path starts at the index of the
 // argument.
 func AppendArgs(b []byte, args []any) ([]byte, error) { return appendList(b, args, -1) }
@@ -70,7 +70,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		return appendBytes(b, x), nil
@@ -83,7 +83,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		b = append(b, '[')
@@ -98,7 +98,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		b = append(b, '[')
@@ -113,7 +113,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		if x == nil {
 			return append(b, "null"...), nil
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		keys := make([]string, 0, len(x))
@@ -172,8 +172,8 @@ func uintError(n uint64) error {
 //go:noinline
 func tooDeep() error {
 	return &wire.ValueError{
-		Msg:     fmt.Sprintf("Lists and Dicts nested more than %d deep, more than Vigor sends", wire.MaxDepth),
-		DeepMsg: "Lists and Dicts nested more than %d deep, more than Vigor sends",
+		Msg:     fmt.Sprintf("Lists and Dicts nested more than %d deep, more than Vim reads", MaxSendDepth),
+		DeepMsg: "Lists and Dicts nested more than %d deep, more than Vim reads",
 	}
 }
 
@@ -183,7 +183,7 @@ func tooDeep() error {
 //go:noinline
 func atIndex(err error, i, depth int) error {
 	if ve, ok := err.(*wire.ValueError); ok {
-		ve.In(i, depth+1, wire.MaxDepth-depth-1)
+		ve.In(i, depth+1, MaxSendDepth-depth-1)
 	}
 	return err
 }
@@ -222,7 +222,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return append(b, "null"...), nil // as encoding/json and msgpack do
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
@@ -254,7 +254,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 		if rv.IsNil() {
 			return append(b, "null"...), nil
 		}
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		keys := rv.MapKeys()
@@ -281,7 +281,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, '}'), nil
 	case reflect.Struct:
-		if depth >= wire.MaxDepth {
+		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
 		return appendStruct(b, rv, depth)
@@ -360,7 +360,7 @@ func emptyKind(v reflect.Value) bool {
 }
 
 func appendList(b []byte, xs []any, depth int) ([]byte, error) {
-	if depth >= wire.MaxDepth {
+	if depth >= MaxSendDepth {
 		return b, tooDeep()
 	}
 	b = append(b, '[')
@@ -751,3 +751,10 @@ func fixNumbers(x any) any {
 	}
 	return x
 }
+
+// MaxSendDepth is how deeply Lists and Dicts may nest in a value sent to
+// Vim. Vim reads any depth, but its handling of a received value recurses
+// once per level (Vim 9.0, e2e TestValuesTooDeep): past about 58000 levels
+// it overflows a default 8 MB stack and crashes. The limit keeps room
+// below that.
+const MaxSendDepth = 50000

@@ -780,13 +780,13 @@ func TestDepth(t *testing.T) {
 		return v
 	}
 	c := newCodec("")
-	if _, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(wire.MaxDepth)}); err != nil {
-		t.Fatalf("%d deep: %v", wire.MaxDepth, err)
+	if _, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(vimjson.MaxSendDepth)}); err != nil {
+		t.Fatalf("%d deep: %v", vimjson.MaxSendDepth, err)
 	}
-	_, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(wire.MaxDepth + 1)})
+	_, err := c.AppendRequest(nil, 1, "F", []any{"x", nest(vimjson.MaxSendDepth + 1)})
 	var ve *wire.ValueError
-	if !errors.As(err, &ve) || ve.Msg != "Lists and Dicts nested more than 10000 deep, more than Vigor sends" || len(ve.Path) == 0 || ve.Path[0] != 1 {
-		t.Fatalf("%d deep: %#v", wire.MaxDepth+1, err)
+	if !errors.As(err, &ve) || ve.Msg != "Lists and Dicts nested more than 50000 deep, more than Vim reads" || len(ve.Path) == 0 || ve.Path[0] != 1 {
+		t.Fatalf("%d deep: %#v", vimjson.MaxSendDepth+1, err)
 	}
 	for _, v := range []any{[][]int{{1}}, map[string]any{"a": map[string]any{}}, struct{ A []string }{}} {
 		if _, err := vimjson.AppendValue(nil, v); err != nil {

@@ -34,8 +34,20 @@ function! vigor#_internal#api#vim#call(fn, args) abort
   try
     return [call(a:fn, a:args), v:null]
   catch
-    return [v:null, v:exception]
+    return [v:null, vigor#_internal#api#vim#error(v:exception, v:throwpoint)]
   endtry
+endfunction
+
+" The message of an error, as Neovim's API gives it: an error that a
+" function raised right in the line of a wrapper here that calls it reads
+" "Vim:E475: ...", as when Neovim calls the function itself, not with the
+" wrapper's Ex command ("Vim(return):E475: ..."). Errors raised deeper, in
+" the user's functions, are left as they are (Neovim gives those the same).
+function! vigor#_internal#api#vim#error(exception, throwpoint) abort
+  if a:exception =~# '^Vim(\a\+):' && a:throwpoint =~# '#api#vim#\%(call\|legacy\), line \d\+$'
+    return substitute(a:exception, '^Vim(\a\+):', 'Vim:', '')
+  endif
+  return a:exception
 endfunction
 
 " Runs the call in msg, [-id, function, args], and answers on ch.
@@ -48,7 +60,7 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
   try
     result = call(msg[1], msg[2])
   catch
-    text = json_encode([msg[0], [null, v:exception]])
+    text = json_encode([msg[0], [null, vigor#_internal#api#vim#error(v:exception, v:throwpoint)]])
   endtry
   if text == ''
     try
@@ -94,7 +106,7 @@ def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
       results->add(call(c[0], c[1]))
     endfor
   catch
-    return [results, [len(results), v:exception]]
+    return [results, [len(results), vigor#_internal#api#vim#error(v:exception, v:throwpoint)]]
   endtry
   return [results, null]
 enddef

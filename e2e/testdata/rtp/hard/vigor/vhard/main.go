@@ -75,6 +75,19 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return vigor.CallAs[int](ctx, p, "vhard#deep", n-1)
 	})
 
+	// fail_deep calls itself n times through vigor#request() and fails at
+	// the bottom.
+	p.Handle("fail_deep", func(ctx context.Context, n int) (any, error) {
+		if n <= 0 {
+			return nil, fmt.Errorf("the bottom failed")
+		}
+		return p.Call(ctx, "vigor#request", "vhard", "fail_deep", []any{n - 1})
+	})
+
+	p.Handle("call", func(ctx context.Context, fn string, args []any) (any, error) {
+		return p.Call(ctx, fn, args...)
+	})
+
 	// wait blocks until its ctx ends or ms pass, and records why under key.
 	p.Handle("wait", func(ctx context.Context, key string, ms int) string {
 		select {
