@@ -257,3 +257,53 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
 	return lines[len(lines)-1]
 }
+
+// vigor#plugin#wait() waits through builds as a request does: its
+// timeout counts only the time when no build runs, the vigor command's or
+// the plugin's own. When it does time out, its message says what the
+// plugin was doing in the user's words.
+func TestPluginWaitWaitsForBuilds(t *testing.T) {
+	pre := t.TempDir()
+	vigor, plugin := prebuild(t, pre)
+	for _, kind := range editortest.Kinds {
+		for _, c := range []struct {
+			name, what string
+			goCmd      func(dir string) string
+		}{
+			{"vigor", "vigor command", func(dir string) string { return slowGo(t, dir, "3", vigor, plugin) }},
+			{"plugin", "plugin", func(dir string) string { return slowGo(t, dir, "0", vigor, "", "3") }},
+		} {
+			t.Run(kind+"/"+c.name, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				ed := editortest.Start(t, kind, editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
+					Cmds: []string{"let g:vigor#go = '" + c.goCmd(dir) + "'"}})
+				if c.name == "plugin" {
+					ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'building'", 30*time.Second)
+				}
+				got, err := ed.Eval(`vigor#plugin#wait('hello', {'timeout': 1000})`)
+				msgs := ed.Messages(t)
+				if err != nil || got != int64(0) {
+					t.Fatalf("%s: vigor#plugin#wait() during the %s's build = %#v, %v; messages: %s", kind, c.what, got, err, msgs)
+				}
+				if st := ed.MustEval(t, "vigor#plugin#status('hello')"); st != "loaded" {
+					t.Fatalf("%s: hello is %v after the wait", kind, st)
+				}
+				// A plugin that nobody loads is waited for until the timeout.
+				ed.MustExec(t, "call vigor#plugin#unload('hello')")
+				ed.WaitFor(t, "vigor#plugin#status('hello') ==# 'stopped'", 30*time.Second)
+				for _, w := range []struct{ name, doing string }{{"hello", "stopped"}, {"nosuch", "unknown to Vigor"}} {
+					got, err = ed.Eval(`vigor#plugin#wait('` + w.name + `', {'timeout': 200})`)
+					msgs = ed.Messages(t)
+					want := "[vigor] " + w.name + " did not load within 200 ms (it is " + w.doing + ")"
+					if err != nil || got != int64(-1) || !strings.Contains(msgs, want) {
+						t.Fatalf("%s: vigor#plugin#wait('%s') = %#v, %v; want -1 and %q in the messages: %s", kind, w.name, got, err, want, msgs)
+					}
+				}
+				if strings.Contains(msgs, "reserved") {
+					t.Fatalf("%s: the messages say reserved:\n%s", kind, msgs)
+				}
+			})
+		}
+	}
+}

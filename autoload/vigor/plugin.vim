@@ -73,11 +73,11 @@ function! vigor#plugin#wait(name, ...) abort
   let l:timeout = get(l:opts, 'timeout', vigor#_internal#conf#get('request_timeout'))
   let l:interval = get(l:opts, 'interval', vigor#_internal#conf#get('wait_interval'))
   let l:silent = get(l:opts, 'silent', 0)
-  let l:r = vigor#_internal#wait#for(l:timeout, {-> vigor#plugin#is_loaded(a:name)}, l:interval)
+  let l:r = s:wait_loaded(a:name, l:timeout, l:interval)
   if l:r == -1
     if !l:silent
       call vigor#_internal#echo#error(printf('%s did not load within %d ms (it is %s)', a:name, l:timeout,
-            \ s:describe(vigor#_internal#plugin#state(a:name))))
+            \ s:describe(vigor#_internal#plugin#get(a:name))))
     endif
     return -1
   elseif l:r == -2
@@ -93,8 +93,41 @@ function! vigor#plugin#wait(name, ...) abort
   return -3
 endfunction
 
-function! s:describe(state) abort
-  return empty(a:state) ? 'unknown to Vigor' : a:state
+function! s:describe(p) abort
+  return empty(a:p) ? 'unknown to Vigor' : vigor#_internal#request#doing(a:p)
+endfunction
+
+" Whether the plugin {name} waits for a compiler (request#compiling()).
+function! s:compiling(name) abort
+  let l:p = vigor#_internal#plugin#get(a:name)
+  return !empty(l:p) && vigor#_internal#request#compiling(l:p)
+endfunction
+
+" Waits until {name} has finished loading, as wait#for() does, with the
+" time of its build and of the vigor command's not counted towards
+" timeout, as for a request (request#wait_coming()).
+function! s:wait_loaded(name, timeout, interval) abort
+  " The time waited so far that counts towards the timeout.
+  let l:counted = 0
+  while 1
+    let l:compiling = s:compiling(a:name)
+    if !l:compiling && l:counted >= a:timeout
+      return vigor#plugin#is_loaded(a:name) ? 0 : -1
+    endif
+    let l:from = reltime()
+    " (A build is waited for in long steps: each step's end clears the
+    " build's progress line.)
+    let l:r = vigor#_internal#wait#for(l:compiling ? 60000 : a:timeout - l:counted,
+          \ {-> vigor#plugin#is_loaded(a:name) || s:compiling(a:name) != l:compiling}, a:interval)
+    if l:r == -2
+      return -2
+    elseif vigor#plugin#is_loaded(a:name)
+      return 0
+    endif
+    if !l:compiling
+      let l:counted += float2nr(reltimefloat(reltime(l:from)) * 1000)
+    endif
+  endwhile
 endfunction
 
 " Calls {callback} when {name} has loaded (at once if it is loaded). It is

@@ -352,8 +352,8 @@ endfunction
 " Whether the plugin p on its way waits for a compiler: its own build, or
 " the vigor command's (in this editor or another). The time it takes does
 " not count towards a request's timeout, which is for a plugin that does
-" not answer.
-function! s:compiling(p) abort
+" not answer (nor towards vigor#plugin#wait()'s).
+function! vigor#_internal#request#compiling(p) abort
   return a:p.state ==# 'building'
         \ || (a:p.state ==# 'reserved' && vigor#_internal#bootstrap#state() ==# 'building')
 endfunction
@@ -369,13 +369,13 @@ function! vigor#_internal#request#wait_coming(p, timeout) abort
   " The time waited so far that counts towards the timeout.
   let l:counted = 0
   while 1
-    let l:compiling = s:compiling(a:p)
+    let l:compiling = vigor#_internal#request#compiling(a:p)
     if !l:compiling && l:counted >= a:timeout
       return -1
     endif
     let l:from = reltime()
     let l:r = vigor#_internal#wait#for(l:compiling ? 1000 : min([a:timeout - l:counted, 1000]),
-          \ {-> !vigor#_internal#plugin#is_coming(a:p) || s:compiling(a:p) != l:compiling}, l:interval)
+          \ {-> !vigor#_internal#plugin#is_coming(a:p) || vigor#_internal#request#compiling(a:p) != l:compiling}, l:interval)
     if !l:compiling
       let l:counted += float2nr(reltimefloat(reltime(l:from)) * 1000)
     endif
@@ -386,7 +386,7 @@ function! vigor#_internal#request#wait_coming(p, timeout) abort
       return l:r == -2 ? -2 : 0
     endif
     let l:secs = reltimefloat(reltime(l:start))
-    if l:secs >= 0.9 && (s:compiling(a:p) || l:counted < a:timeout)
+    if l:secs >= 0.9 && (vigor#_internal#request#compiling(a:p) || l:counted < a:timeout)
       let l:shown = 1
       call vigor#_internal#echo#progress(printf('waiting for %s (%s, %ds; CTRL-C stops)', a:p.name,
             \ vigor#_internal#request#doing(a:p), float2nr(round(l:secs))))
