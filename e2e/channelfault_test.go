@@ -351,6 +351,42 @@ func TestClosedChannelFailsTheWaitingCall(t *testing.T) {
 	})
 }
 
+// A request_async call under way when its plugin closes its channel
+// fails soon, also when nothing else happens (no other call looks at the
+// channel): its failure callback runs once, its success callback never,
+// for a process that keeps running but says nothing (stopped) and for
+// one that exits. The plugin is restarted, and the next call works.
+func TestClosedChannelFailsTheAsyncCall(t *testing.T) {
+	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+		for _, method := range []string{"closestop", "closeexit"} {
+			waitLoaded(t, ed, "hafault")
+			pid := pidOf(t, ed, "hafault")
+			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			ed.MustExec(t, "let g:ha_ok = [] | let g:ha_ng = []")
+			ed.MustExec(t, `call vigor#request_async('hafault', '`+method+`', [], {v -> add(g:ha_ok, v)}, {e -> add(g:ha_ng, e.message)})`)
+			ed.WaitFor(t, "len(g:ha_ng) + len(g:ha_ok) > 0", 10*time.Second)
+			v, err := evalWithin(t, ed, 20*time.Second, `vigor#request('hafault', 'echo', ['again'])`)
+			if err != nil || v != "again" {
+				t.Fatalf("%s: echo after %s: %v, %v; messages: %s", ed.Kind, method, v, err, ed.Messages(t))
+			}
+			if pid2 := pidOf(t, ed, "hafault"); pid2 == pid {
+				t.Fatalf("%s: %s: not restarted (pid %d)", ed.Kind, method, pid)
+			}
+			var ok, ng []string
+			if err := ed.EvalInto("g:ha_ok", &ok); err != nil {
+				t.Fatal(err)
+			}
+			if err := ed.EvalInto("g:ha_ng", &ng); err != nil {
+				t.Fatal(err)
+			}
+			if len(ok) != 0 || len(ng) != 1 || !strings.HasPrefix(ng[0], "the plugin") {
+				t.Fatalf("%s: %s: success callbacks %q, failure callbacks %q; want one failure", ed.Kind, method, ok, ng)
+			}
+			t.Logf("%s: %s: %s", ed.Kind, method, ng[0])
+		}
+	})
+}
+
 // In a real terminal (where Vim's calls come as channel commands), CTRL-C
 // stops a request that has run long enough for the runtime to ask the
 // plugin whether it still runs it, and a reply that Vim drops fails its

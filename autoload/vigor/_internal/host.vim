@@ -102,7 +102,22 @@ else
   function! vigor#_internal#host#notify(handle, method, params) abort
     call ch_sendraw(a:handle.chan, json_encode([0, [a:method, a:params]]) . "\n")
   endfunction
+
+  " 1 when the channel of {handle} has closed, although its process may
+  " still run: its output is at its end (close_cb waits for stderr too,
+  " which a process that keeps running holds).
+  function! vigor#_internal#host#lost(handle) abort
+    return ch_status(a:handle.chan, {'part': 'out'}) ==# 'closed'
+  endfunction
 endif
+
+" 1 when the editor may drop what it reads on a plugin's channel, and an
+" answer with it, without telling: Vim drops input that is not JSON. Its
+" requests then ask their plugin whether it still runs them
+" (vigor#_internal#request#probe()).
+function! vigor#_internal#host#drops() abort
+  return !has('nvim')
+endfunction
 
 " Answers to vigor#request(), by token, until the waiting request takes
 " them; tokens whose wait ended without an answer, whose late answers are

@@ -520,6 +520,12 @@ function! vigor#_internal#plugin#on_closed(name, instance, ...) abort
     call s:gone(l:p, 'closed its channel but kept running, so it was stopped',
           \ 'the plugin process closed its channel during the call but kept running; it is stopped and restarted')
   endif
+  " No answer can come any more: the request_async calls under way fail
+  " now, as the waiting vigor#request() does, not when the process has
+  " been stopped.
+  if !empty(l:p.inflight)
+    call s:fail_inflight(l:p, l:h.ended)
+  endif
 endfunction
 
 " Vim only: the plugin said that it had answered the request {id} (of
@@ -749,10 +755,9 @@ function! s:send(p, msg) abort
       call vigor#_internal#host#notify(a:p.handle, '$async', a:msg[1 :])
       let a:p.inflight[a:msg[1]] = [a:msg[2], a:msg[3]]
       let s:async_owner[a:msg[1]] = a:p.name
-      if !has('nvim')
-        " Vim may drop the answer: request.vim asks about it.
-        call vigor#_internal#request#watch_async()
-      endif
+      " A channel may close under a process that keeps running, and Vim
+      " may drop the answer: request.vim watches the calls under way.
+      call vigor#_internal#request#watch_async()
     endif
   catch /^Vim\%((\a\+)\)\=:E\%(475\|630\|631\|906\|912\):/
     " The channel closed before the process exit was seen (a crash): keep

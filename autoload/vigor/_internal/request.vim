@@ -248,61 +248,88 @@ function! vigor#_internal#request#probe(p, method, handle, token, since, woke) a
   return l:now
 endfunction
 
-" Vim only: request_async calls whose answer Vim may have dropped are
-" found as vigor#request() finds its own (request#probe()), by their
-" success ids: while calls are under way, a timer asks, once a second,
-" about each that has been under way for a tick. The timer runs only while
-" there are some (a call sent starts it: watch_async()).
+" While request_async calls are under way, a timer watches them every
+" s:ASYNC_LOOK ms (a call sent starts it: watch_async(); it stops when no
+" call is under way):
+" - A channel that closes under a process that keeps running fails the
+"   calls at once (host#lost(), plugin#on_closed()), as vigor#request()
+"   finds its own: Neovim tells nothing then, and Vim only once the
+"   process has closed its stderr too.
+" - Where the editor may drop an answer (host#drops(): Vim), the calls
+"   are asked about as vigor#request() asks about its own
+"   (request#probe()), by their success ids: once a second, each that has
+"   been under way for a second.
+let s:ASYNC_LOOK = 250
 let s:async_timer = -1
-" The success ids of the calls under way at the last tick.
+let s:async_ticks = 0
+" The success ids of the calls under way at the last probe.
 let s:async_seen = {}
 
 function! vigor#_internal#request#watch_async() abort
   " (A timer whose callback failed again and again is gone.)
   if s:async_timer == -1 || empty(timer_info(s:async_timer))
-    let s:async_timer = timer_start(float2nr(s:PROBE_AFTER * 1000), function('s:async_tick'), {'repeat': -1})
+    let s:async_ticks = 0
+    let s:async_timer = timer_start(s:ASYNC_LOOK, function('s:async_tick'), {'repeat': -1})
   endif
 endfunction
 
 function! s:async_tick(_timer) abort
+  let s:async_ticks += 1
+  let l:probe = vigor#_internal#host#drops() && s:async_ticks % float2nr(s:PROBE_AFTER * 1000 / s:ASYNC_LOOK) == 0
+  let l:any = 0
   let l:seen = {}
   for l:p in values(vigor#_internal#plugin#all())
     if empty(l:p.inflight)
       continue
     endif
+    let l:any = 1
     let l:usable = l:p.state ==# 'loaded' && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
-    for [l:sid, l:rest] in items(l:p.inflight)
-      let l:seen[l:sid] = 1
-      if !l:usable || !has_key(s:async_seen, l:sid)
-        continue
-      endif
-      let l:state = get(s:probes, l:sid, -2)
-      if l:state == 0
-        call vigor#_internal#plugin#on_lost(l:p.name, l:p.instance, l:rest[1], l:sid)
-        break
-      elseif l:state == 1
-        " Still running: ask again at the next tick.
-        let s:probes[l:sid] = 2
-        continue
-      endif
-      let s:probes[l:sid] = -1
-      try
-        call vigor#_internal#host#notify(l:p.handle, '$pending', [l:sid])
-      catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
-        " The channel has closed: the plugin fails its calls when it exits.
-      endtry
-    endfor
-  endfor
-  for l:sid in keys(s:async_seen)
-    if !has_key(l:seen, l:sid) && has_key(s:probes, l:sid)
-      call remove(s:probes, l:sid)
+    if l:usable && vigor#_internal#host#lost(l:p.handle)
+      call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
+      continue
+    endif
+    if l:probe
+      call s:probe_async(l:p, l:usable, l:seen)
     endif
   endfor
-  let s:async_seen = l:seen
-  if empty(l:seen)
+  if l:probe || !l:any
+    for l:sid in keys(s:async_seen)
+      if !has_key(l:seen, l:sid) && has_key(s:probes, l:sid)
+        call remove(s:probes, l:sid)
+      endif
+    endfor
+    let s:async_seen = l:seen
+  endif
+  if !l:any
     call timer_stop(s:async_timer)
     let s:async_timer = -1
   endif
+endfunction
+
+" Asks the plugin p about its request_async calls under way since the last
+" probe, and adds the success ids of all of them to seen.
+function! s:probe_async(p, usable, seen) abort
+  for [l:sid, l:rest] in items(a:p.inflight)
+    let a:seen[l:sid] = 1
+    if !a:usable || !has_key(s:async_seen, l:sid)
+      continue
+    endif
+    let l:state = get(s:probes, l:sid, -2)
+    if l:state == 0
+      call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, l:rest[1], l:sid)
+      return
+    elseif l:state == 1
+      " Still running: ask again at the next probe.
+      let s:probes[l:sid] = 2
+      continue
+    endif
+    let s:probes[l:sid] = -1
+    try
+      call vigor#_internal#host#notify(a:p.handle, '$pending', [l:sid])
+    catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
+      " The channel has closed: the plugin fails its calls when it exits.
+    endtry
+  endfor
 endfunction
 
 " The plugin's channel was gone when the request was to be sent, so the
