@@ -89,6 +89,10 @@ function! vigor#_internal#api#redraw(force) abort
 endfunction
 
 " Batch() in legacy script: [results, v:null] or [results, [index, error]].
+" An error raised by the builtin called (or for a function that does not
+" exist) reads as in the other batches and calls, "Vim:E...", not with the
+" Ex command of this loop or of Vim's wrapper of builtins ("Vim(call):E...",
+" "Vim(return):E...": api#vim#legacy()).
 function! vigor#_internal#api#batch(calls) abort
   let l:results = []
   try
@@ -96,7 +100,11 @@ function! vigor#_internal#api#batch(calls) abort
       call add(l:results, call(l:fn, l:args))
     endfor
   catch
-    return [l:results, [len(l:results), v:exception]]
+    let l:err = v:exception
+    if l:err =~# '^Vim(\a\+):' && v:throwpoint =~# '#api#\%(batch\|vim#legacy\|vim#call\), line \d\+$'
+      let l:err = substitute(l:err, '^Vim(\a\+):', 'Vim:', '')
+    endif
+    return [l:results, [len(l:results), l:err]]
   endtry
   return [l:results, v:null]
 endfunction
