@@ -1,7 +1,7 @@
 " Vim only: Neovim never calls into this file.
 "
 " Vim's json_encode() recurses once per level of Lists and Dicts and
-" overflows its stack (a segfault) on a value nested some 50,000 deep, so
+" overflows its stack (a segfault) on a value nested some 52,000 deep, so
 " the runtime measures the depth of what it is about to encode: a
 " request's arguments (vigor#request(), vigor#notify(),
 " vigor#request_async()) and the result of a plugin's call. The limit is
@@ -14,21 +14,20 @@
 " How deeply Lists and Dicts may nest in one value ([[1]] nests 2 deep).
 const s:MAX = 10000
 
-function! vigor#_internal#depth#max() abort
-  return s:MAX
-endfunction
-
 " The error text for a value nested more than s:MAX deep, as the plugin
 " words it (wire.ErrTooDeep).
 function! vigor#_internal#depth#error() abort
   return printf('Lists and Dicts nested more than %d deep, more than Vigor reads', s:MAX)
 endfunction
 
+" The values of a Dict, taken in legacy script: in a def function,
+" values(), keys() and d[k] infer the type of the Dict by recursing
+" through it.
 function! vigor#_internal#depth#values(dict) abort
   return values(a:dict)
 endfunction
 
-" From this length on, a List is first given to flat(): a def function's
+" A List longer than this is first given to flat(): a def function's
 " loop over a List copies each String it holds, which costs more than the
 " legacy call.
 const s:LONG = 16
@@ -40,7 +39,7 @@ function! vigor#_internal#depth#flat(list) abort
   try
     call max(a:list)
     return 1
-  catch
+  catch /^Vim\%((\a\+)\)\=:E/
     return 0
   endtry
 endfunction
@@ -117,9 +116,6 @@ def vigor#_internal#depth#first(...values: list<any>): number
           endif
         endfor
       else
-        # In a def function keys(), values() and n[k] check that n is a
-        # Dict by inferring its type, recursing through it; legacy script
-        # does not.
         for x in vigor#_internal#depth#values(n)
           t = type(x)
           if t == v:t_list || t == v:t_dict
