@@ -374,3 +374,77 @@ func TestNonFiniteInTypedValues(t *testing.T) {
 			[]any{true, true, true})
 	})
 }
+
+// Vim's json_encode() recurses once per level and overflowed its stack
+// (a segfault) on arguments of vigor#request(), vigor#notify() and
+// vigor#request_async() nested some 52,000 deep, and on the result of a
+// plugin's call nested as deep; calling a def function with such a value
+// crashed it too. On Vim the runtime now refuses a value nested deeper
+// than a plugin reads (10000 levels) before it encodes one: the request
+// and notify throw, request_async throws too, and the plugin's call
+// fails, in both ways that Vim runs the plugin's calls. On Neovim the
+// plugin refuses the arguments and the result.
+func TestValuesFarTooDeep(t *testing.T) {
+	for _, calls := range []string{"callback", "command"} {
+		t.Run(calls, func(t *testing.T) { testValuesFarTooDeep(t, calls) })
+	}
+}
+
+func testValuesFarTooDeep(t *testing.T, calls string) {
+	opts := valuesOpts()
+	opts.Cmds = append(opts.Cmds, "let g:vigor#vim_calls = '"+calls+"'")
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vvals")
+		pid := ed.MustEval(t, `vigor#request('vvals', 'pid', [])`)
+		ed.MustExec(t, "function! Deep(n, leaf) abort\n let l = a:leaf\n for i in range(a:n)\n let l = [l]\n endfor\n return l\nendfunction")
+		const tooDeep = "Lists and Dicts nested more than 10000 deep, more than Vigor reads"
+		// The deepest that works, works.
+		mustEqual(t, ed, "argument 10000 deep", ed.MustEval(t, `vigor#request('vvals', 'depth', [Deep(10000, 'leaf')])`), int64(10000))
+		mustEqual(t, ed, "Dict at 10000", ed.MustEval(t, `vigor#request('vvals', 'depth', [Deep(9999, {'a': 1})])`), int64(9999))
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'depth', [Deep(100000, 'leaf')])`,
+			"[vigor] vvals.depth: argument 1: "+tooDeep)
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'call', ['len', [{'a': Deep(100000, 'leaf')}]])`,
+			"[vigor] vvals.call: argument 2: "+tooDeep)
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'depth', [Deep(9999, {'a': [1]})])`,
+			"[vigor] vvals.depth: argument 1: "+tooDeep)
+		mustEqual(t, ed, "the same process", ed.MustEval(t, `vigor#request('vvals', 'pid', [])`), pid)
+		if ed.Kind == "vim" {
+			// A List that holds itself is written as [] where it repeats.
+			ed.MustExec(t, `let g:cycle = [] | call add(g:cycle, g:cycle) | call add(g:cycle, g:cycle)`)
+			mustEqual(t, ed, "a cycle", ed.MustEval(t, `vigor#request('vvals', 'depth', [g:cycle])`), int64(1))
+		}
+		// vigor#notify() and vigor#request_async() throw, as for other
+		// arguments that cannot be sent, on Vim; on Neovim the plugin
+		// reports the notification's and calls the failure callback.
+		ed.MustExec(t, `let g:failed = ''`)
+		notify := `vigor#notify('vvals', 'depth', [Deep(100000, 'leaf')])`
+		async := `vigor#request_async('vvals', 'depth', [Deep(100000, 'leaf')], {-> 0}, {e -> execute('let g:failed = e.message')})`
+		if ed.Kind == "vim" {
+			mustThrowExactly(t, ed, notify, "[vigor] vvals.depth: argument 1: "+tooDeep)
+			mustThrowExactly(t, ed, async, "[vigor] vvals.depth: argument 1: "+tooDeep)
+		} else {
+			ed.MustEval(t, notify)
+			ed.WaitFor(t, `execute('messages') =~# '\[vvals\] depth: argument 1: Lists and Dicts nested more than 10000 deep'`, 10*time.Second)
+			ed.MustEval(t, async)
+			ed.WaitFor(t, `g:failed !=# ''`, 10*time.Second)
+			mustEqual(t, ed, "request_async", ed.MustEval(t, `g:failed`), "argument 1: "+tooDeep)
+		}
+		// Results of the plugin's calls.
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'eval', ['Deep(100000, "leaf")'])`,
+			"[vigor] vvals.eval: the result: "+tooDeep)
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'eval', ['{"a": Deep(100000, "leaf")}'])`,
+			"[vigor] vvals.eval: the result: "+tooDeep)
+		mustThrowExactly(t, ed, `vigor#request('vvals', 'call', ['Deep', [100000, 'leaf']])`,
+			"[vigor] vvals.call: Deep(): the result: "+tooDeep)
+		if ed.Kind == "vim" {
+			// (Neovim 0.11 closes its channel on a batch result this deep.)
+			mustThrowExactly(t, ed, `vigor#request('vvals', 'batch', ['Deep', [100000, 'leaf']])`,
+				"[vigor] vvals.batch: batch call 1: Deep(): the result: "+tooDeep)
+		}
+		mustEqual(t, ed, "result 10000 deep", ed.MustEval(t, `vigor#request('vvals', 'call_depth', ['Deep', [10000, 'leaf']])`), int64(10000))
+		mustEqual(t, ed, "the same process after", ed.MustEval(t, `vigor#request('vvals', 'pid', [])`), pid)
+		if strings.Contains(ed.Messages(t), "restarting") {
+			t.Fatalf("%s: the plugin restarted: %s", ed.Kind, ed.Messages(t))
+		}
+	})
+}

@@ -13,6 +13,7 @@ let s:DEPTH_CHECK = 8
 " runtime's function that runs a plugin's call, the called function and
 " what that calls.
 let s:DEPTH_RESERVE = 8
+let s:vim = !has('nvim')
 
 " Vim: requests that ask their plugin whether it still runs them
 " (vigor#_internal#request#probe()), shared with host.vim.
@@ -90,8 +91,13 @@ function! vigor#_internal#request#params(name, method, params) abort
   endif
 endfunction
 
-" Throws if params hold a value that cannot reach a plugin, naming where.
+" Throws if params hold a value that cannot reach a plugin, naming where:
+" on Vim also one nested too deep for json_encode() (depth.vim).
 function! vigor#_internal#request#sendable(name, method, params) abort
+  if s:vim && vigor#_internal#depth#first(a:params) >= 0
+    throw printf('[vigor] %s.%s: argument %d: %s', a:name, a:method,
+          \ vigor#_internal#depth#first(a:params) + 1, vigor#_internal#depth#error())
+  endif
   if vigor#_internal#value#maybe_unsendable(a:params)
     let l:msg = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
     if !empty(l:msg)

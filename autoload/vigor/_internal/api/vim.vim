@@ -32,7 +32,12 @@
 " Returns [result, v:null] or [v:null, error].
 function! vigor#_internal#api#vim#call(fn, args) abort
   try
-    return [call(a:fn, a:args), v:null]
+    let l:r = call(a:fn, a:args)
+    if (type(l:r) == v:t_list || type(l:r) == v:t_dict) && a:fn !=# s:BATCH
+          \ && vigor#_internal#depth#first([l:r]) >= 0
+      return [v:null, s:TooDeep()]
+    endif
+    return [l:r, v:null]
   catch
     return [v:null, vigor#_internal#api#vim#error(v:exception, v:throwpoint)]
   endtry
@@ -50,6 +55,16 @@ function! vigor#_internal#api#vim#error(exception, throwpoint) abort
   return a:exception
 endfunction
 
+" batch() checks the depth of each of its results itself.
+let s:BATCH = 'vigor#_internal#api#vim#batch'
+
+" The error for a result nested deeper than a plugin reads, which Vim
+" cannot always encode (json_encode() recurses): the plugin's call fails
+" with it (depth.vim).
+def s:TooDeep(): string
+  return 'the result: ' .. vigor#_internal#depth#error()
+enddef
+
 " Runs the call in msg, [-id, function, args], and answers on ch.
 def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
   if type(msg) != v:t_list || len(msg) != 3
@@ -57,8 +72,14 @@ def vigor#_internal#api#vim#on_call(ch: channel, msg: any)
   endif
   var text: string
   var result: any
+  var t: number
   try
     result = call(msg[1], msg[2])
+    t = type(result)
+    if (t == v:t_list || t == v:t_dict) && msg[1] != s:BATCH
+        && vigor#_internal#depth#first([result]) >= 0
+      text = json_encode([msg[0], [null, s:TooDeep()]])
+    endif
   catch
     text = json_encode([msg[0], [null, vigor#_internal#api#vim#error(v:exception, v:throwpoint)]])
   endtry
@@ -101,9 +122,16 @@ endfunction
 " live, so its try/catch sees them.
 def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
   var results = []
+  var r: any
+  var t: number
   try
     for c in calls
-      results->add(call(c[0], c[1]))
+      r = call(c[0], c[1])
+      t = type(r)
+      if (t == v:t_list || t == v:t_dict) && vigor#_internal#depth#first([r]) >= 0
+        return [results, [len(results), s:TooDeep()]]
+      endif
+      results->add(r)
     endfor
   catch
     return [results, [len(results), vigor#_internal#api#vim#error(v:exception, v:throwpoint)]]

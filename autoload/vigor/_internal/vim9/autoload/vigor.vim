@@ -29,7 +29,18 @@ let s:NO_ID = 0x7fffffff
 " runs it, in case Vim dropped the answer (request#probe()); the clock
 " starts after that read, so that a request answered at once pays for
 " none of it.
-def vigor#request(name: any, method: any, params: any): any
+"
+" params comes as varargs: Vim, calling a def function, infers the type of
+" each declared argument by recursing through it, and overflows its stack
+" on arguments nested some 57,000 deep; it builds the varargs List without
+" looking into it. Before the arguments are encoded, a compiled loop looks
+" for Lists and Dicts among them, and only if it finds one does
+" depth#first() walk them (json_encode() recurses too).
+def vigor#request(name: any, method: any, ...rest: list<any>): any
+  if len(rest) != 1
+    throw printf('[vigor] vigor#request() takes 3 arguments (the plugin, the method and a List of arguments), not %d', len(rest) + 2)
+  endif
+  var params: any = rest[0]
   var p: dict<any> = get(s:plugins, name, s:none)
   if p.state != 'loaded' || type(params) != v:t_list || type(method) != v:t_string
       || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
@@ -42,6 +53,17 @@ def vigor#request(name: any, method: any, params: any): any
       return 0
     endif
   endif
+  var t: number
+  for a in params
+    t = type(a)
+    if t == v:t_list || t == v:t_dict
+      t = vigor#_internal#depth#first(params)
+      if t >= 0
+        throw printf('[vigor] %s.%s: argument %d: %s', name, method, t + 1, vigor#_internal#depth#error())
+      endif
+      break
+    endif
+  endfor
   var h: dict<any> = p.handle
   s:state.token += 1
   var token: number = s:state.token

@@ -92,6 +92,19 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 	p.Handle("call", func(ctx context.Context, fn string, args []any) (any, error) {
 		return p.Call(ctx, fn, args...)
 	})
+	// call_depth returns how deep the result of a call nests.
+	p.Handle("call_depth", func(ctx context.Context, fn string, args []any) (int, error) {
+		v, err := p.Call(ctx, fn, args...)
+		d := 0
+		for {
+			l, ok := v.([]any)
+			if !ok || len(l) == 0 {
+				return d, err
+			}
+			d++
+			v = l[0]
+		}
+	})
 	p.Handle("call_uint", func(ctx context.Context, fn string) (any, error) {
 		return p.Call(ctx, fn, uint64(math.MaxUint64))
 	})
