@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
@@ -52,7 +51,9 @@ func (p *Plugin) asyncAnswered(sid string) {
 }
 
 // interrupt cancels every handler's context and starts a new generation.
-// The handlers it cancels are to return within budget (stuck).
+// The handlers it cancels are to return within budget (stuck); a
+// request_async call that it cancels fails at once, whether or not its
+// handler returns.
 func (p *Plugin) interrupt(reason string, budget time.Duration) {
 	cause := ErrInterrupted
 	if reason != "" {
@@ -60,67 +61,160 @@ func (p *Plugin) interrupt(reason string, budget time.Duration) {
 	}
 	now := time.Now()
 	cancelled := 0
+	var failed []runEntry
 	p.mu.Lock()
 	p.genStop(cause)
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
+	p.stuckBudget = budget
 	if !p.unloaded {
-		for e := range p.runs {
-			if e.interrupted.IsZero() && e.ctx.Err() != nil {
-				e.interrupted = now
-				cancelled++
+		for i := range p.runs {
+			e := &p.runs[i]
+			if e.ctx == nil || !e.interrupted.IsZero() || !errors.Is(context.Cause(e.ctx), ErrInterrupted) {
+				continue
+			}
+			p.interrupted(e, now)
+			cancelled++
+			if e.ok != "" && !e.answered {
+				e.answered = true
+				failed = append(failed, *e)
 			}
 		}
 	}
 	p.mu.Unlock()
 	p.log.Info("interrupted", "reason", reason, "handlers", cancelled)
-	if cancelled > 0 {
-		// The timer's goroutine belongs to the plugin: it only looks, and
-		// does nothing once the plugin unloads.
-		time.AfterFunc(budget, func() { p.stuck(budget) })
+	if len(failed) > 0 {
+		// Preempt must not block on a write: the answers go from a
+		// goroutine of their own, which ends with the writes (a session
+		// that has ended fails them).
+		go func() {
+			for _, e := range failed {
+				p.resolve(e.ok, e.fail, e.method, nil, context.Cause(e.ctx))
+			}
+		}()
 	}
 }
 
-// runEntry is a handler that is running: its method, its context, and
-// when an interrupt cancelled that (zero before).
+// runEntry is a handler that is running, in its slot of Plugin.runs: its
+// method, its context (nil for a free slot), and when an interrupt
+// cancelled that (zero before) with what budget. ok and fail are the
+// callbacks of a request_async call ("" for the others); answered is set
+// once its one answer goes, the handler's or the interrupt's.
 type runEntry struct {
 	method      string
 	ctx         context.Context
 	interrupted time.Time
+	budget      time.Duration
+	ok, fail    string
+	answered    bool
+}
+
+// track puts a handler that starts in a free slot of runs and returns
+// the slot. A handler whose ctx an interrupt has already cancelled (it
+// started after the interrupt that its message's generation got) counts
+// as interrupted now, and its request_async call is answered by the
+// caller (early). Under mu.
+func (p *Plugin) track(ctx context.Context, method, ok, fail string) (slot int, early bool) {
+	if n := len(p.runFree); n > 0 {
+		slot = p.runFree[n-1]
+		p.runFree = p.runFree[:n-1]
+	} else {
+		slot = len(p.runs)
+		p.runs = append(p.runs, runEntry{})
+	}
+	e := &p.runs[slot]
+	*e = runEntry{method: method, ctx: ctx, ok: ok, fail: fail}
+	if ctx.Err() != nil && !p.unloaded && errors.Is(context.Cause(ctx), ErrInterrupted) {
+		p.interrupted(e, time.Now())
+		if ok != "" {
+			e.answered, early = true, true
+		}
+	}
+	return slot, early
+}
+
+// untrack frees the slot of a handler that has returned, and reports
+// whether its request_async call is still to be answered.
+func (p *Plugin) untrack(slot int) (owed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	owed = !p.runs[slot].answered
+	p.runs[slot] = runEntry{}
+	p.runFree = append(p.runFree, slot)
+	return owed
+}
+
+// interrupted notes that an interrupt cancelled e's handler at now, and
+// sets the stuck check for the end of its budget. Under mu.
+func (p *Plugin) interrupted(e *runEntry, now time.Time) {
+	e.interrupted, e.budget = now, p.stuckBudget
+	p.armStuck(now.Add(e.budget))
+}
+
+// armStuck makes the stuck check run at at, or before. Under mu.
+func (p *Plugin) armStuck(at time.Time) {
+	switch {
+	case p.stuckTold || p.unloaded || p.stuckOff:
+	case p.stuckTimer == nil:
+		p.stuckTimer = time.AfterFunc(time.Until(at), p.stuck)
+		p.stuckAt = at
+	case p.stuckAt.IsZero() || at.Before(p.stuckAt):
+		p.stuckTimer.Reset(time.Until(at))
+		p.stuckAt = at
+	}
+}
+
+// stopStuck stops the stuck check for good: the plugin unloads, or serve
+// returns. Under mu.
+func (p *Plugin) stopStuck() {
+	p.stuckOff = true
+	if p.stuckTimer != nil {
+		p.stuckTimer.Stop()
+	}
 }
 
 // stuck tells the runtime, once, of the handlers that an interrupt
-// cancelled at least budget ago and that still run: Go cannot stop a
-// goroutine, and one that ignores its context keeps a CPU busy (or holds
-// what it holds) for nothing, one more at each interrupt. The runtime then
-// says so and restarts the plugin (protocol.FuncStuck).
-func (p *Plugin) stuck(budget time.Duration) {
-	cutoff := time.Now().Add(-budget)
+// cancelled and that still run at the end of their budget: Go cannot stop
+// a goroutine, and one that ignores its context keeps a CPU busy (or
+// holds what it holds) for nothing, one more at each interrupt. The
+// runtime then says so and restarts the plugin (protocol.FuncStuck). It
+// runs on stuckTimer's goroutine, and sets the timer again for a budget
+// that has not ended yet.
+func (p *Plugin) stuck() {
+	now := time.Now()
 	var oldest *runEntry
 	var methods []string
 	p.mu.Lock()
-	if p.unloaded || p.stuckTold {
+	p.stuckAt = time.Time{}
+	if p.unloaded || p.stuckTold || p.stuckOff {
 		p.mu.Unlock()
 		return
 	}
-	for e := range p.runs {
-		if e.interrupted.IsZero() {
+	for i := range p.runs {
+		e := &p.runs[i]
+		if e.ctx == nil || e.interrupted.IsZero() {
 			continue
 		}
 		// Those interrupted later go with the restart too.
 		methods = append(methods, e.method)
-		if oldest == nil || e.interrupted.Before(oldest.interrupted) {
+		if oldest == nil || e.interrupted.Add(e.budget).Before(oldest.interrupted.Add(oldest.budget)) {
 			oldest = e
 		}
 	}
-	if oldest == nil || oldest.interrupted.After(cutoff) {
+	if oldest == nil {
+		p.mu.Unlock()
+		return
+	}
+	if at := oldest.interrupted.Add(oldest.budget); at.After(now) {
+		p.armStuck(at)
 		p.mu.Unlock()
 		return
 	}
 	p.stuckTold = true
+	method, budget := oldest.method, oldest.budget
 	p.mu.Unlock()
 	sort.Strings(methods)
 	p.log.Error("handlers did not return after their interrupt; the runtime restarts the plugin", "methods", methods, "budget", budget)
-	err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncStuck, []any{p.name, p.instance, oldest.method, len(methods) - 1, budget.Milliseconds()})
+	err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncStuck, []any{p.name, p.instance, method, len(methods) - 1, budget.Milliseconds()})
 	if err != nil {
 		p.log.Error("cannot tell the editor of the handlers that ignore their interrupt", "err", err)
 	}
@@ -211,7 +305,7 @@ type dispatcher Plugin
 // for an answer, so one must go.
 func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
 	p := (*Plugin)(d)
-	res, err := p.run(ctx, m.Method, m.Params)
+	res, err := p.run(ctx, m.Method, m.Params, "", "")
 	if err != nil {
 		return []any{nil, err.Error()}
 	}
@@ -278,7 +372,7 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 		}
 		return
 	}
-	if _, err := p.run(ctx, m.Method, m.Params); err != nil {
+	if _, err := p.run(ctx, m.Method, m.Params, "", ""); err != nil {
 		p.tellError(m.Method, err)
 	}
 }
@@ -312,28 +406,14 @@ func (p *Plugin) async(ctx context.Context, m *wire.Message) {
 	p.mu.Unlock()
 	go func() {
 		defer p.asyncDone()
-		// Exactly one answer: the handler's, or the interrupt's when that
-		// comes first, so that an interrupted call fails at once even if
-		// its handler ignores its ctx (its late result is dropped).
-		var once sync.Once
-		answer := func(res any, err error) { once.Do(func() { p.resolve(ok, fail, method, res, err) }) }
-		stop := context.AfterFunc(ctx, func() {
-			if cause := context.Cause(ctx); errors.Is(cause, ErrInterrupted) {
-				answer(nil, cause)
-			}
-		})
-		var res any
-		var err error
 		if perr != nil {
 			// The runtime checks this; an answer is still owed, or the
 			// callbacks leak.
 			p.log.Error("bad $async params", "method", method, "err", perr)
-			err = fmt.Errorf("its arguments must be a List, not a %s", p.codec.TypeName(m.Params[3]))
-		} else {
-			res, err = p.run(ctx, method, params)
+			p.resolve(ok, fail, method, nil, fmt.Errorf("its arguments must be a List, not a %s", p.codec.TypeName(m.Params[3])))
+			return
 		}
-		stop()
-		answer(res, err)
+		_, _ = p.run(ctx, method, params, ok, fail)
 	}()
 }
 
@@ -387,28 +467,45 @@ func (p *Plugin) resolveFailed(ctx context.Context, method string, err error, fa
 	}
 }
 
-// run calls a handler with panic recovery.
-func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw) (res any, err error) {
+// run calls a handler with panic recovery. ok and fail are the callbacks
+// of a request_async call, which run answers, and "" for other calls.
+// Exactly one answer goes: the handler's, or the interrupt's when that
+// comes first, so that an interrupted call fails at once even if its
+// handler ignores its ctx (its late result is dropped; see interrupt).
+func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw, ok, fail string) (res any, err error) {
 	p.mu.Lock()
 	h := p.handlers[method]
+	var slot int
+	var early bool
+	if h != nil {
+		slot, early = p.track(ctx, method, ok, fail)
+	}
 	p.mu.Unlock()
 	if h == nil {
 		if method == protocol.MethodStats {
-			return p.stats(), nil
+			res = p.stats()
+		} else {
+			err = fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
 		}
-		return nil, fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
+		if ok != "" {
+			p.resolve(ok, fail, method, res, err)
+		}
+		return res, err
 	}
+	if early {
+		p.resolve(ok, fail, method, nil, context.Cause(ctx))
+	}
+	res, err = p.call(ctx, h, method, params)
+	if p.untrack(slot) && ok != "" {
+		p.resolve(ok, fail, method, res, err)
+	}
+	return res, err
+}
+
+// call runs the handler h of method, and turns a panic into an error.
+func (p *Plugin) call(ctx context.Context, h *handler, method string, params []wire.Raw) (res any, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	e := &runEntry{method: method, ctx: ctx}
-	p.mu.Lock()
-	p.runs[e] = struct{}{}
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.runs, e)
-		p.mu.Unlock()
-	}()
 	defer func() {
 		if r := recover(); r != nil {
 			p.logPanic("panic in handler", r, debug.Stack(), "method", method)

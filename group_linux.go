@@ -38,7 +38,7 @@ func endGroup(grace time.Duration) {
 		}
 		if time.Now().After(deadline) {
 			for _, p := range left {
-				_ = syscall.Kill(p, syscall.SIGKILL)
+				killInGroup(p, pid)
 			}
 			return
 		}
@@ -60,24 +60,48 @@ func groupOthers(pgid int) ([]int, error) {
 		if err != nil || pid == self {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...: comm may hold spaces and
-		// parentheses, the fields follow the last one.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+		if inGroup(pid, pgid) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids, nil
+}
+
+// inGroup reports whether process pid runs (it is not a zombie) in
+// process group pgid, from /proc.
+func inGroup(pid, pgid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ppid pgrp ...: comm may hold spaces and
+	// parentheses, the fields follow the last one.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+		return false
+	}
+	g, err := strconv.Atoi(f[2])
+	return err == nil && g == pgid
+}
+
+// killInGroup sends SIGKILL to process pid if it is still in process
+// group pgid. The pid was read from /proc, and the process may have ended
+// since and its pid gone to another: os.FindProcess holds the process
+// itself (a pidfd, with Go 1.23 or later on Linux 5.3 or later), the look
+// at its group that follows is of that process or finds it gone, and the
+// signal goes to that process or to none.
+func killInGroup(pid, pgid int) {
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	defer proc.Release()
+	if inGroup(pid, pgid) {
+		_ = proc.Signal(os.Kill)
+	}
 }

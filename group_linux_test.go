@@ -3,6 +3,7 @@ package vigor
 import (
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -41,5 +42,29 @@ func TestGroupOthers(t *testing.T) {
 			t.Fatalf("group %d: %v 10s after the kill, want none", pid, pids)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// killInGroup kills a process of the group, and leaves alone one that is
+// not (a pid that another process has taken).
+func TestKillInGroup(t *testing.T) {
+	start := func() *exec.Cmd {
+		cmd := exec.Command("sleep", "100")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		return cmd
+	}
+	member, other := start(), start()
+	pgid := member.Process.Pid
+	killInGroup(other.Process.Pid, pgid)
+	killInGroup(member.Process.Pid, pgid)
+	if err := member.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Errorf("the group's process: %v, want killed", err)
+	}
+	if !inGroup(other.Process.Pid, other.Process.Pid) {
+		t.Errorf("the process of another group was ended")
 	}
 }

@@ -76,11 +76,26 @@ type Plugin struct {
 	// read, and out after its answer has been written (resolve), or when
 	// the call was not readable.
 	asyncs map[string]struct{}
-	// runs holds the handlers that are running (run), for the check of
-	// the ones that ignore their interrupt (stuck); stuckTold is set once
-	// the runtime has been told of some.
-	runs      map[*runEntry]struct{}
-	stuckTold bool
+	// runs holds the handlers that are running (run), each in a slot
+	// that it takes as it starts and frees as it returns (runFree lists
+	// the free ones, for the next handler: a call allocates nothing to be
+	// counted), for the interrupt's early answers and the check of the
+	// handlers that ignore their interrupt (stuck). stuckBudget is the
+	// last interrupt's budget. stuckTold is set once the runtime has been
+	// told of stuck handlers.
+	runs        []runEntry
+	runFree     []int
+	stuckBudget time.Duration
+	stuckTold   bool
+	// stuckTimer runs stuck at stuckAt (zero when it is not set); it is
+	// made on the first interrupt and set again by later ones (armStuck).
+	// The plugin owns its goroutine: stopStuck stops it and sets stuckOff
+	// when the plugin unloads and when serve returns, and stuck does
+	// nothing once stuckOff or unloaded is set, so no report goes to an
+	// editor that has gone (a check already past that test still sends).
+	stuckTimer *time.Timer
+	stuckAt    time.Time
+	stuckOff   bool
 
 	quit chan struct{} // closed when the plugin should exit
 	qmu  sync.Once

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -775,6 +776,41 @@ func TestServeInterruptIgnored(t *testing.T) {
 		checkEqual(t, "resolve args", c.args[:3], []any{"vigor:5", "vigor:6", false})
 		time.Sleep(150 * time.Millisecond)
 		checkEqual(t, "answer after the interrupts", e.request("one"), []any{int64(1), nil})
+	})
+}
+
+// A handler whose goroutine starts only after the interrupt that its
+// message's generation got (request_async then vigor#interrupt() at once)
+// is reported as stuck too: it starts with its ctx cancelled. GOMAXPROCS
+// 1 makes the late start likely; the rounds make it happen.
+func TestServeInterruptBeforeHandlerStarts(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	forEachEditor(t, func(t *testing.T, kind string) {
+		for round := range 10 {
+			release := make(chan struct{})
+			e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+				p.Handle("spin", func() int {
+					<-release
+					return 1
+				})
+				return nil
+			})
+			t.Cleanup(func() { close(release) })
+			e.ready()
+			e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "spin", []any{})
+			e.notify(protocol.MethodInterrupt, "stop", 100)
+			c := e.expect(protocol.FuncResolve, false)
+			checkEqual(t, "resolve args", c.args[:3], []any{"vigor:1", "vigor:2", false})
+			select {
+			case c, ok := <-e.calls:
+				if !ok || c.fn != protocol.FuncStuck {
+					t.Fatalf("round %d: the plugin sent %v, want %s", round, c, protocol.FuncStuck)
+				}
+				checkEqual(t, "stuck args", c.args, []any{"demo", "7", "spin", int64(0), int64(100)})
+			case <-time.After(time.Second):
+				t.Fatalf("round %d: no %s within 1 s of the interrupt of a handler that ignores it", round, protocol.FuncStuck)
+			}
+		}
 	})
 }
 

@@ -143,10 +143,15 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
 		asyncs:    make(map[string]struct{}),
-		runs:      make(map[*runEntry]struct{}),
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}
+	// The stuck check ends with serve (see Plugin.stuckTimer).
+	defer func() {
+		p.mu.Lock()
+		p.stopStuck()
+		p.mu.Unlock()
+	}()
 	p.log, p.logOut, p.logPath = openLog(getenv(protocol.EnvLog), stderr, name)
 	if path := getenv(EnvCPUProfile); path != "" {
 		stop := startCPUProfile(path+"."+name+".pprof", p.log)

@@ -49,6 +49,43 @@ func BenchmarkServeRequest(b *testing.B) {
 	outW.Close()
 }
 
+// BenchmarkServeAsync is one request_async call to a plugin and its
+// answer (the resolve call), as BenchmarkServeRequest is for a request.
+//
+// go test -run '^$' -bench 'ServeAsync' .
+func BenchmarkServeAsync(b *testing.B) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "vim", "VIGOR_INSTANCE": "1"}
+	done := make(chan int)
+	go func() {
+		done <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, discard{},
+			func(ctx context.Context, p *Plugin) error {
+				p.Handle("greet", func(ctx context.Context, name string) (string, error) { return "Hello, " + name + "!", nil })
+				return nil
+			})
+	}()
+	dec := json.NewDecoder(bufio.NewReader(outR))
+	var ready []json.RawMessage
+	if err := dec.Decode(&ready); err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(inW)
+	b.ResetTimer()
+	for i := 1; i <= b.N; i++ {
+		fmt.Fprintf(w, `[0,["$async",["vigor:%d","vigor:f%d","greet",["CI"]]]]`+"\n", i, i)
+		w.Flush()
+		var msg []json.RawMessage
+		if err := dec.Decode(&msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	inW.Close()
+	<-done
+	outW.Close()
+}
+
 func BenchmarkPipeEcho(b *testing.B) {
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()

@@ -77,6 +77,32 @@ func TestServeUnloadBehindStuckNotification(t *testing.T) {
 	})
 }
 
+// The stuck check ends with serve: an interrupt whose budget outlasts
+// the process's exit (an $unload behind a notification handler that never
+// returns) writes nothing after serve returned.
+func TestServeStuckCheckEndsWithServe(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		release := make(chan struct{})
+		t.Cleanup(func() { close(release) })
+		started := make(chan struct{}, 1)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("stuck", func() { started <- struct{}{}; <-release })
+			return nil
+		})
+		e.ready()
+		e.notify("stuck")
+		waitChan(t, started, "the handler to start")
+		e.notify(protocol.MethodInterrupt, "stop", 300)
+		e.notify(protocol.MethodUnload, 50)
+		e.wait()
+		n := len(e.stderr.String())
+		time.Sleep(600 * time.Millisecond)
+		if late := e.stderr.String()[n:]; late != "" {
+			t.Errorf("the plugin wrote after serve returned: %q", late)
+		}
+	})
+}
+
 // SIGTERM ends a plugin whose setup never returns, and so does the end
 // of the channel.
 func TestServeEndsDuringSetup(t *testing.T) {

@@ -66,6 +66,7 @@ func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) 
 		return
 	}
 	p.unloaded = true
+	p.stopStuck()
 	if p.asyncRunning == 0 {
 		close(p.asyncIdle)
 	}

@@ -210,13 +210,21 @@ func (b *builder) one(ctx context.Context, pl Plugin) Result {
 
 // cacheErr says what to do about err when it is a file in the cache that
 // could not be made or written (a cache made read-only, as a packaged one
-// is, that lacks this plugin's build); other errors it returns as they are.
+// is, that lacks this plugin's build); other errors, among them a file
+// outside the cache that cannot be read (the plugin's go.mod), it returns
+// as they are.
 func (b *builder) cacheErr(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+	if errors.As(err, &pe) && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) && within(pe.Path, b.opts.Cache) {
 		return fmt.Errorf("the plugin must be built, and the cache %s cannot be written (%w): make it writable, or use a cache of your own (:help vigor-cache)", b.opts.Cache, err)
 	}
 	return err
+}
+
+// within reports whether path is dir or lies under it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // key fingerprints the plugin's inputs: its module (file names, sizes and

@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -639,6 +642,36 @@ func TestBuildNewerGo(t *testing.T) {
 	for _, want := range []string{filepath.Join(repo, "go.mod"), "Go 1.99", "install"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q, want it to contain %q", msg, want)
+		}
+	}
+}
+
+// Only a file in the cache that cannot be written is blamed on the cache;
+// any other file (the plugin's own go.mod, unreadable) keeps its error.
+func TestCacheErr(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	b := &builder{opts: Options{Cache: cache}}
+	tests := []struct {
+		path  string
+		err   error
+		cache bool
+	}{
+		{filepath.Join(cache, "plugins", "p-1", "p"), fs.ErrPermission, true},
+		{filepath.Join(cache, "plugins"), syscall.EROFS, true},
+		{cache, fs.ErrPermission, true},
+		{filepath.Join(filepath.Dir(cache), "repo", "go.mod"), fs.ErrPermission, false},
+		{cache + "2", syscall.EROFS, false},
+		{filepath.Join(cache, "..", "go.mod"), fs.ErrPermission, false},
+		{filepath.Join(cache, "plugins"), fs.ErrNotExist, false},
+	}
+	for _, tt := range tests {
+		err := fmt.Errorf("compiling: %w", &fs.PathError{Op: "open", Path: tt.path, Err: tt.err})
+		got := b.cacheErr(err)
+		if blamed := strings.Contains(got.Error(), "cannot be written"); blamed != tt.cache {
+			t.Errorf("%s (%v): %v, want the cache blamed: %v", tt.path, tt.err, got, tt.cache)
+		}
+		if !errors.Is(got, tt.err) {
+			t.Errorf("%s: %v does not wrap %v", tt.path, got, tt.err)
 		}
 	}
 }

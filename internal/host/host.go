@@ -443,8 +443,22 @@ func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
 // -S), the script's path, which may hold spaces, and its line first:
 // "/tmp/my x.vim[3]..function Check[2]..vigor#request, line 64: ".
 // Vim does not (its v:exception is the message alone).
-var throwpoint = regexp.MustCompile(`^(?:Error executing lua: )?` +
-	`(?:(?:function|script|autocommand|modeline|lambda|internal) .*?|[^\s\[\]]+\[\d+\](?:\.\.\S+)*|[^\s\[][^\[\]]*\[\d+\]\.\..*?), line \d+: `)
+//
+// Only a stack at the start of the message goes: its first entry is a
+// path or a name with its line ("[N]"), or an entry of a named kind, and
+// every later one a name, or a kind and its text; no entry holds ": "
+// (an error's own text, such as "E492: ...", does), so a message that
+// quotes something like a stack ("echo l[1].. 'a, line 2: b'") is kept.
+var throwpoint = regexp.MustCompile(func() string {
+	const (
+		text  = `(?:[^\[\]:]|:[^ ])` // a character of an entry: no brackets, no ": "
+		num   = `\[\d+\]`
+		kind  = `(?:function|script|autocommand|modeline|lambda|internal) ` + text + `+?`
+		entry = `(?:` + kind + `|[^\s\[\]]+)(?:` + num + `)?`
+		first = `(?:` + kind + `(?:` + num + `)?|[^\s\[\]]` + text + `*?` + num + `)`
+	)
+	return `^(?:Error executing lua: )?` + first + `(?:\.\.` + entry + `)*, line \d+: `
+}())
 
 // editorMessage is the message of an error that the editor raised, as the
 // user should see it: the message itself, the same on both editors. The

@@ -646,6 +646,18 @@ func TestNvimCallRemoteError(t *testing.T) {
 		{[]any{0, "[vigor] h.x: list[1]..y, line 3: mine"}, "[vigor] h.x: list[1]..y, line 3: mine"},
 		// A message that only looks like one is left alone.
 		{[]any{0, "my own error, line 3: still mine"}, "my own error, line 3: still mine"},
+		// Messages that quote something like a stack after their own
+		// text are kept whole: a stack comes first, and none of its
+		// entries holds ": ".
+		{[]any{0, "Vim:E492: Not an editor command: echo l[1].. 'a, line 2: b'"}, "Vim:E492: Not an editor command: echo l[1].. 'a, line 2: b'"},
+		{[]any{0, `Vim:E716: Key not present in Dictionary: "rows[2]..cols, line 3: x"`}, `Vim:E716: Key not present in Dictionary: "rows[2]..cols, line 3: x"`},
+		{[]any{0, "Error executing lua: /tmp/a.lua:3: at items[3]..: expected table, line 4: got nil"}, "Error executing lua: /tmp/a.lua:3: at items[3]..: expected table, line 4: got nil"},
+		{[]any{0, "items[3]..: expected table, line 4: got nil"}, "items[3]..: expected table, line 4: got nil"},
+		// Real stacks go, whatever their message holds.
+		{[]any{0, "Error executing lua: function Do[1]..Inner, line 2: Vim:E492: Not an editor command: x"}, "Vim:E492: Not an editor command: x"},
+		{[]any{0, "/tmp/a:b.vim[2]..function <SNR>3_Do[4]..<lambda>1, line 1: Vim(call):E716: Key not present in Dictionary: \"rows[2]..cols, line 3: x\""},
+			"Vim(call):E716: Key not present in Dictionary: \"rows[2]..cols, line 3: x\""},
+		{[]any{0, "function <SNR>12_Run[3]..script /tmp/my dir/a.vim[1]..autocommand User Foo..function Do, line 1: boom"}, "boom"},
 	}
 	for _, tt := range tests {
 		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
