@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,4 +41,50 @@ func TestLazyMappingCpoptions(t *testing.T) {
 			})
 		}
 	}
+}
+
+// A lazy declaration that the editor refuses (an autocommand for a buffer
+// that does not exist) fails its plugin without being taken for a start:
+// once its lazy.json is removed and the plugin loads as any other, the
+// health report does not say that its setup lacks what the file declared.
+func TestRefusedLazyNotStarted(t *testing.T) {
+	repo := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(hello(), "vigor", "hello", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(hello(), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte(strings.Replace(string(mod), "example.com/hello", "example.com/lrej", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range editortest.Kinds {
+		dir := filepath.Join(repo, "vigor", "lrej"+k)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		json := `{"commands": [{"name": "Lrej` + k + `"}], "events": [{"event": "BufEnter", "pattern": "<buffer=99999>"}]}`
+		if err := os.WriteFile(filepath.Join(dir, "lazy.json"), []byte(json), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	each(t, editortest.Options{RTP: []string{repo}}, func(t *testing.T, ed *editortest.Editor) {
+		name := "lrej" + ed.Kind
+		ed.WaitFor(t, "vigor#plugin#discovered()", 30*time.Second)
+		mustEqual(t, ed, name+"'s state", ed.MustEval(t, "vigor#plugin#status('"+name+"')"), "failed")
+		mustEqual(t, ed, "its stub command", ed.MustEval(t, "exists(':Lrej"+ed.Kind+"')"), int64(0))
+		if err := os.Remove(filepath.Join(repo, "vigor", name, "lazy.json")); err != nil {
+			t.Fatal(err)
+		}
+		ed.MustExec(t, "call vigor#plugin#reload('"+name+"')")
+		waitLoaded(t, ed, name)
+		if r := ed.MustEval(t, "string(vigor#health#report())").(string); strings.Contains(r, "lazy.json declares") {
+			t.Fatalf("%s: the health report speaks of a lazy.json that is gone: %s", ed.Kind, r)
+		}
+	})
 }

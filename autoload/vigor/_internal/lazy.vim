@@ -317,7 +317,7 @@ function! s:declare(name, d) abort
       let l:i += 1
     endfor
   catch
-    call s:unstub(a:name)
+    call s:remove_stubs(a:name)
     throw v:exception =~# '^\[vigor\] ' ? v:exception : printf('[vigor] %s: %s', l:at, s:reason(v:exception))
   endtry
 endfunction
@@ -329,8 +329,13 @@ function! vigor#_internal#lazy#unstub(name) abort
 endfunction
 
 function! s:unstub(name) abort
+  let s:started[a:name] = s:remove_stubs(a:name)
+endfunction
+
+" Removes name's stubs, and its declaration, which it returns (the plugin
+" starts, or the editor refused one of them).
+function! s:remove_stubs(name) abort
   let l:d = remove(s:declared, a:name)
-  let s:started[a:name] = l:d
   for l:c in get(l:d, 'commands', [])
     if get(s:commands, l:c.name, '') ==# a:name
       unlet s:commands[l:c.name]
@@ -349,6 +354,7 @@ function! s:unstub(name) abort
   endfor
   " The group stays: this may run inside one of its autocommands.
   execute 'autocmd! vigor_lazy_' . a:name
+  return l:d
 endfunction
 
 " 1 if name is declared lazy and not started yet.
