@@ -70,12 +70,11 @@ else
     " its output and hangs, or whose SDK cannot say so): a wait that lasts
     " looks at the channel every s:LOOK ms. After each second without the
     " answer, a line says what it waits for (request#busy()); a progress
-    " line shown during the wait goes when it ends (echo#screen()).
+    " line still last on the screen goes when it ends (echo#screen()).
     let s:state.depth += 1
     let l:stopped = 0
     let l:start = reltime()
     let l:waited = 0
-    let l:shown = s:screen.shown
     try
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
         let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
@@ -99,7 +98,7 @@ else
       let l:stopped = 1
     finally
       let s:state.depth -= 1
-      if s:screen.shown != l:shown
+      if s:screen.line
         call vigor#_internal#echo#progress_done()
       endif
     endtry

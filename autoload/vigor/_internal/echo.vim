@@ -19,10 +19,12 @@ function! vigor#_internal#echo#debug(msg) abort
   endif
 endfunction
 
-" How many progress lines have been shown: a wait that sees this change
-" clears the line when it ends (progress_done()), so that what the command
-" that waited echoes next does not scroll it up into a hit-enter prompt.
-let s:screen = {'shown': 0}
+" Whether a progress line is the last thing shown: set by progress(),
+" cleared by any other message (s:echo()) and by progress_done(). A wait
+" that ends while it is set clears the line (progress_done()), so that what
+" the command that waited echoes next does not scroll it up into a
+" hit-enter prompt; a message shown after the line stays.
+let s:screen = {'line': 0}
 
 function! vigor#_internal#echo#screen() abort
   return s:screen
@@ -41,14 +43,19 @@ function! vigor#_internal#echo#progress(msg) abort
   try
     redraw
     echo '[vigor] ' . a:msg
-    let s:screen.shown += 1
+    let s:screen.line = 1
   catch /^Vim\%((\a\+)\)\=:E\d\+:/
   endtry
 endfunction
 
 " Clears the progress line once the work it showed is done, leaving
-" nothing behind that looks like work going on.
+" nothing behind that looks like work going on; only while it is the last
+" thing shown.
 function! vigor#_internal#echo#progress_done() abort
+  if !s:screen.line
+    return
+  endif
+  let s:screen.line = 0
   if !vigor#_internal#conf#get('build_progress') || vigor#_internal#echo#typing() ==# 'c'
     return
   endif
@@ -69,6 +76,15 @@ function! vigor#_internal#echo#plugin(level, name, msg) abort
 endfunction
 
 function! s:echo(hl, prefix, msg) abort
+  " The message takes the progress line's place, rather than pushing it
+  " up into a hit-enter prompt.
+  if s:screen.line
+    let s:screen.line = 0
+    try
+      redraw
+    catch /^Vim\%((\a\+)\)\=:E\d\+:/
+    endtry
+  endif
   execute 'echohl' a:hl
   try
     for l:line in split(a:msg, "\n")

@@ -50,7 +50,7 @@ function! vigor#_internal#lazy#setup(name, dir) abort
   let l:detail = []
   try
     let l:d = s:read(l:file, l:detail)
-    call s:check(l:d)
+    call s:vim_cpo(function('s:check'), [l:d])
     call vigor#_internal#plugin#declare_lazy(a:name, a:dir, l:d)
   catch /^\[vigor\] /
     call vigor#_internal#plugin#fail_lazy(a:name, a:dir, printf('%s: %s', l:file, v:exception[8:]), l:detail)
@@ -237,9 +237,27 @@ function! s:reason(exception) abort
   return substitute(a:exception, '^Vim\%((\a\+)\)\=:E\d\+:\s*', '', '')
 endfunction
 
+" Calls Fn with args under Vim's default 'cpoptions', whatever the
+" user's: a backslash or <> in a {lhs} means in :map and maparg() what it
+" means in lazy.json (cpo-B would make \ escape the next key, cpo+=< would
+" leave <C-\> as five keys).
+function! s:vim_cpo(Fn, args) abort
+  let l:cpo = &cpo
+  set cpo&vim
+  try
+    return call(a:Fn, a:args)
+  finally
+    let &cpo = l:cpo
+  endtry
+endfunction
+
 " Defines the stubs of name's declaration d, checked by s:check(). Throws
 " a [vigor] error, with no stub left, if the editor refuses one.
 function! vigor#_internal#lazy#declare(name, d) abort
+  call s:vim_cpo(function('s:declare'), [a:name, a:d])
+endfunction
+
+function! s:declare(name, d) abort
   let s:declared[a:name] = a:d
   let l:group = 'vigor_lazy_' . a:name
   execute 'augroup' l:group
@@ -299,7 +317,7 @@ function! vigor#_internal#lazy#declare(name, d) abort
       let l:i += 1
     endfor
   catch
-    call vigor#_internal#lazy#unstub(a:name)
+    call s:remove_stubs(a:name)
     throw v:exception =~# '^\[vigor\] ' ? v:exception : printf('[vigor] %s: %s', l:at, s:reason(v:exception))
   endtry
 endfunction
@@ -307,8 +325,17 @@ endfunction
 " Removes name's stubs (the plugin is being loaded): its setup defines the
 " real commands, mappings and so on.
 function! vigor#_internal#lazy#unstub(name) abort
+  call s:vim_cpo(function('s:unstub'), [a:name])
+endfunction
+
+function! s:unstub(name) abort
+  let s:started[a:name] = s:remove_stubs(a:name)
+endfunction
+
+" Removes name's stubs, and its declaration, which it returns (the plugin
+" starts, or the editor refused one of them).
+function! s:remove_stubs(name) abort
   let l:d = remove(s:declared, a:name)
-  let s:started[a:name] = l:d
   for l:c in get(l:d, 'commands', [])
     if get(s:commands, l:c.name, '') ==# a:name
       unlet s:commands[l:c.name]
@@ -327,6 +354,7 @@ function! vigor#_internal#lazy#unstub(name) abort
   endfor
   " The group stays: this may run inside one of its autocommands.
   execute 'autocmd! vigor_lazy_' . a:name
+  return l:d
 endfunction
 
 " 1 if name is declared lazy and not started yet.
@@ -377,12 +405,14 @@ function! vigor#_internal#lazy#map(name, mode, lhs) abort
   if !vigor#_internal#lazy#start(a:name)
     return
   endif
-  if empty(maparg(a:lhs, a:mode))
+  let l:map = s:vim_cpo(function('maparg'), [a:lhs, a:mode, 0, 1])
+  if empty(l:map)
     call vigor#_internal#echo#error(printf('%s: it did not map %s when it loaded (see :help vigor-lazy)', a:name, a:lhs))
     return
   endif
-  " 'i': before what the user typed after it.
-  call feedkeys(s:keys(a:lhs), 'mi')
+  " The keys the mapping is on, as the editor has them; 'i': before what
+  " the user typed after it.
+  call feedkeys(l:map.lhsraw, 'mi')
 endfunction
 
 function! vigor#_internal#lazy#event(name, event) abort
@@ -413,15 +443,10 @@ function! vigor#_internal#lazy#missing(name) abort
   endfor
   for l:m in get(l:d, 'mappings', [])
     for l:mode in split(get(l:m, 'mode', 'n'), '\zs')
-      if empty(maparg(l:m.lhs, l:mode))
+      if empty(s:vim_cpo(function('maparg'), [l:m.lhs, l:mode]))
         call add(l:missing, l:mode . ' ' . l:m.lhs)
       endif
     endfor
   endfor
   return l:missing
-endfunction
-
-" The keys that a mapping's {lhs} in <> notation stands for.
-function! s:keys(lhs) abort
-  return eval('"' . substitute(escape(a:lhs, '"\'), '<\([^>]\+\)>', '\\<\1>', 'g') . '"')
 endfunction

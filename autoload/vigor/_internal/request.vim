@@ -63,15 +63,16 @@ function! vigor#_internal#request#known(name, method) abort
     return {}
   endif
   let l:p = vigor#_internal#plugin#get(a:name)
-  if !empty(l:p) && l:p.state ==# 'lazy'
-    " Declared lazy (lazy.json): a call starts it too.
-    call vigor#_internal#plugin#load(a:name, l:p.dir)
-  endif
   if empty(l:p)
     " A plugin put on 'runtimepath' after discovery (:packadd, a lazy
     " plugin manager) is found here.
     call vigor#_internal#discover#new()
     let l:p = vigor#_internal#plugin#get(a:name)
+  endif
+  if !empty(l:p) && l:p.state ==# 'lazy'
+    " Declared lazy (lazy.json), at startup or just now: a call starts it
+    " too.
+    call vigor#_internal#plugin#load(a:name, l:p.dir)
   endif
   if empty(l:p)
     let l:near = vigor#_internal#discover#closest(a:name)

@@ -1,3 +1,5 @@
+let s:screen = vigor#_internal#echo#screen()
+
 " Waits until a condition holds. Returns 0 when it does, -1 on timeout and
 " -2 when the user pressed Ctrl-C. Channel messages and timers keep running
 " while it waits.
@@ -6,13 +8,11 @@ function! vigor#_internal#wait#for(timeout, Cond, interval) abort
     return 0
   endif
   " A progress line shown during the wait (a build's, from a timer) goes
-  " when it ends (echo#screen()).
-  let l:screen = vigor#_internal#echo#screen()
-  let l:shown = l:screen.shown
+  " when it ends, unless a message came after it (echo#screen()).
   try
     return s:wait(a:timeout, a:Cond, a:interval)
   finally
-    if l:screen.shown != l:shown
+    if s:screen.line
       call vigor#_internal#echo#progress_done()
     endif
   endtry

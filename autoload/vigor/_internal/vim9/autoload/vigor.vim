@@ -92,7 +92,6 @@ def vigor#request(name: any, method: any, ...rest: list<any>): any
   # ends (echo#screen()).
   var start = reltime()
   var next = 1.0
-  var shown: number = s:screen.shown
   try
     while true
       woke = type(ch_read(h.chan, {'id': token, 'timeout': s:TICK})) == v:t_list
@@ -120,7 +119,7 @@ def vigor#request(name: any, method: any, ...rest: list<any>): any
     # The channel closed between two reads: fail() says how it ended.
   finally
     s:state.depth -= 1
-    if s:screen.shown != shown
+    if s:screen.line
       vigor#_internal#echo#progress_done()
     endif
   endtry

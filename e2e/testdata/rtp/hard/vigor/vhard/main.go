@@ -115,6 +115,14 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return "said"
 	})
 
+	// saylate works for ms, shows a message, then answers: a call long
+	// enough to show the waiting line, which ends with a message.
+	p.Handle("saylate", func(ctx context.Context, msg string, ms int) string {
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		p.Infof(ctx, "%s", msg)
+		return "said"
+	})
+
 	p.Handle("pid", func() int { return os.Getpid() })
 	// exit ends the process after it has answered, as a crash would.
 	p.Handle("exit", func() string {

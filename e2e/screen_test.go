@@ -1,0 +1,46 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigorvim/vigor/internal/editortest"
+)
+
+// A message shown after a progress line stays on the screen: the end of a
+// call that showed the waiting line clears that line only while it is the
+// last thing shown, not the plugin's own message that came after it.
+func TestMessageAfterProgressStays(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("hard")...)
+			tm.waitLoaded("vhard")
+			done := filepath.Join(t.TempDir(), "done")
+			tm.keys(":redraw!", "Enter",
+				fmt.Sprintf(":call vigor#request('vhard', 'saylate', ['formatted 300 lines', 1500]) | call writefile(['done'], '%s')", done), "Enter")
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				if _, err := os.Stat(done); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the call did not end within 20 s; the screen shows:\n%s", kind, tm.screen())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond)
+			s := tm.screen()
+			if strings.Contains(s, "Press ENTER") {
+				t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
+			}
+			if !strings.Contains(lastLine(s), "[vhard] formatted 300 lines") {
+				t.Fatalf("%s: the plugin's message is not on the screen after the call; it shows:\n%s", kind, s)
+			}
+		})
+	}
+}
