@@ -1,12 +1,12 @@
-// Command spin has a handler that ignores its context: it keeps a CPU
-// busy, and calls the editor from a goroutine of its own, until its
-// process ends. Beside it, a handler that stops when its context ends.
+// Command spin has a handler that ignores its context: it never returns,
+// and calls the editor from a goroutine of its own, until its process
+// ends. Beside it, a handler that stops when its context ends.
 package main
 
 import (
 	"context"
 	"os"
-	"runtime"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -19,10 +19,19 @@ func main() {
 		var running atomic.Int64
 		p.Handle("pid", func() int { return os.Getpid() })
 		p.Handle("running", func() int64 { return running.Load() })
-		// spin never returns: it spins, ignoring its ctx, while a
-		// goroutine of its own counts it in g:spin_calls every 50 ms.
+		// spin never returns: it blocks, ignoring its ctx, while a
+		// goroutine of its own counts it in g:spin_calls every 50 ms. To
+		// the runtime a handler that blocks is one that spins, and it
+		// costs no CPU beside the other tests. A tag that is an absolute
+		// path is a file that spin creates once it runs, for a test whose
+		// editor waits in the call and cannot be asked.
 		p.Handle("spin", func(tag string) error {
 			running.Add(1)
+			if filepath.IsAbs(tag) {
+				if err := os.WriteFile(tag, nil, 0o600); err != nil {
+					return err
+				}
+			}
 			go func() {
 				for {
 					if err := p.Cmd(context.Background(), "let g:spin_calls = get(g:, 'spin_calls', 0) + 1", nil); err != nil {
@@ -31,10 +40,8 @@ func main() {
 					time.Sleep(50 * time.Millisecond)
 				}
 			}()
-			for n := 0; ; n++ {
-				if n%1_000_000 == 0 {
-					runtime.Gosched()
-				}
+			for {
+				time.Sleep(time.Hour)
 			}
 		})
 		// polite waits ms milliseconds, or returns when its ctx ends.
