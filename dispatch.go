@@ -50,6 +50,12 @@ func (p *Plugin) asyncAnswered(sid string) {
 	p.mu.Unlock()
 }
 
+// stuckFloor is the least time that a handler has to return after its
+// interrupt before it counts as stuck, whatever the budget: a handler
+// that watches its ctx may not have been scheduled yet to see it, and a
+// budget of 0 (g:vigor#unload_timeout) would restart its plugin.
+const stuckFloor = 100 * time.Millisecond
+
 // interrupt cancels every handler's context and starts a new generation.
 // The handlers it cancels are to return within budget (stuck); a
 // request_async call that it cancels fails at once, whether or not its
@@ -146,7 +152,7 @@ func (p *Plugin) untrack(slot int) (owed bool) {
 // interrupted notes that an interrupt cancelled e's handler at now, and
 // sets the stuck check for the end of its budget. Under mu.
 func (p *Plugin) interrupted(e *runEntry, now time.Time) {
-	e.interrupted, e.budget = now, p.stuckBudget
+	e.interrupted, e.budget = now, max(p.stuckBudget, stuckFloor)
 	p.armStuck(now.Add(e.budget))
 }
 

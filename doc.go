@@ -155,13 +155,14 @@
 //
 // # Child processes
 //
-// On Unix the editor starts the plugin in a session of its own, so the
-// plugin leads a process group, and the processes it starts (a language
-// server, a watcher) are in that group. They end with the plugin, however
-// it ends: the group gets SIGTERM, and what still runs a grace of 500 ms
-// later gets SIGKILL. The runtime does so once the process has exited (an
-// unload, a reload, a crash, a kill from outside), and on Linux Main does
-// so too as it exits, which covers the editor quitting or being killed
+// On Unix (Linux, macOS, the BSDs) the editor starts the plugin in a
+// session of its own, so the plugin leads a process group, and the
+// processes it starts (a language server, a watcher) are in that group.
+// They end with the plugin, however it ends: the group gets SIGTERM, and
+// what still runs a grace of 500 ms later gets SIGKILL. The runtime does
+// so once the process has exited (an unload, a reload, a crash, a kill
+// from outside), and on Linux Main does so too as it exits, when it leads
+// its session, which covers the editor quitting or being killed
 // (elsewhere, the SIGTERM that the editor sends the group as it quits is
 // all they get). To end them more gently, stop them in an unload hook
 // (OnUnload).

@@ -814,6 +814,38 @@ func TestServeInterruptBeforeHandlerStarts(t *testing.T) {
 	})
 }
 
+// A budget of 0 does not make a handler that returns soon after its
+// interrupt count as stuck: the check waits at least stuckFloor.
+func TestServeInterruptZeroBudget(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		started := make(chan struct{}, 1)
+		e := startServe(t, kind, serveOpts{}, func(ctx context.Context, p *Plugin) error {
+			p.Handle("wait", func(ctx context.Context) error {
+				started <- struct{}{}
+				<-ctx.Done()
+				// Winding down takes a moment.
+				time.Sleep(10 * time.Millisecond)
+				return context.Cause(ctx)
+			})
+			p.Handle("one", func() int { return 1 })
+			return nil
+		})
+		e.ready()
+		e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "wait", []any{})
+		waitChan(t, started, "the handler to start")
+		e.notify(protocol.MethodInterrupt, "stop", 0)
+		c := e.expect(protocol.FuncResolve, false)
+		checkEqual(t, "resolve args", c.args[:3], []any{"vigor:1", "vigor:2", false})
+		time.Sleep(200 * time.Millisecond)
+		checkEqual(t, "answer after the interrupt", e.request("one"), []any{int64(1), nil})
+		select {
+		case c := <-e.calls:
+			t.Errorf("the plugin sent %v after a handler returned 10 ms after its interrupt", c)
+		default:
+		}
+	})
+}
+
 // An interrupt does not queue behind the notification that it interrupts.
 func TestServeInterruptNotification(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {

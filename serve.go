@@ -56,9 +56,11 @@ func init() {
 // began gets one line on stderr saying whether the editor or the plugin
 // closed it, which the runtime reads to tell the user why the plugin went.
 // The processes that the plugin started end with it (see "Child
-// processes" in the package documentation): on Linux, Main sends their
+// processes" in the package documentation): on Linux, when the plugin
+// leads a session of its own (as the editor starts it), Main sends their
 // process group SIGTERM as it exits, and SIGKILL to what still runs
-// after a grace.
+// after a grace; run any other way (from a shell, by a test), it leaves
+// its group alone.
 func Main(setup func(ctx context.Context, p *Plugin) error) {
 	// The channel moves off fds 0 and 1 (on Unix), and fd 1 then writes
 	// to stderr. The input stays a blocking file: the session reads it

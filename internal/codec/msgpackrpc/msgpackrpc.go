@@ -309,8 +309,9 @@ func (c *Codec) item(frame []byte) (wire.Raw, error) {
 // with items, may lie at level 32 at most; a value without parts (a
 // Number, a Float, a Boolean, nil, an empty String, List or Dict) at
 // level 33, one deeper: each part takes a level of its own in Neovim's
-// parser. Given more, Neovim closes the channel without a word (found by
-// experiment on Neovim 0.11, e2e TestValuesTooDeep). So a handler's
+// parser. Given more, Neovim closes the channel without a word, which
+// fails every call under way; e2e TestValuesTooDeep checks the limit at
+// its boundary on the real editor. So a handler's
 // result, answered to the runtime's $request as [2, "nvim_call_function",
 // [ReplyFunc, [token, result, nil]]], sits at level 4 and holds Lists and
 // Dicts 28 deep around Strings, 29 around Numbers; in a plain response
