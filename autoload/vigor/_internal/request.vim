@@ -349,12 +349,31 @@ function! vigor#_internal#request#resend(p, method, params) abort
   return vigor#request(a:p.name, a:method, a:params)
 endfunction
 
+" Neovim: a request to the plugin p, on handle h, has waited another look
+" of {look} ms without its answer, {waited} before. Looks whether the
+" channel has gone, and shows what the request waits for after each second
+" (busy()). Returns how many looks it has waited.
+function! vigor#_internal#request#waited(p, method, h, waited, look) abort
+  if vigor#_internal#host#lost(a:h)
+    " Gone for the runtime (plugin#on_closed): marks the handle closed,
+    " unless the exit, which does, is on its way.
+    call vigor#_internal#plugin#on_closed(a:p.name, a:p.instance, 1)
+  endif
+  let l:waited = a:waited + 1
+  let l:ms = l:waited * a:look
+  if l:ms % 1000 < a:look
+    call vigor#_internal#request#busy(a:p, a:method, l:ms / 1000.0)
+  endif
+  return l:waited
+endfunction
+
 " The line of a request to a loaded plugin whose answer has not come since
-" {start}: [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
+" {since} (when the wait began, a reltime(), or the seconds it has lasted,
+" a Float): [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
 " from a second on. Returns 1 when it showed the line.
-function! vigor#_internal#request#busy(p, method, start) abort
+function! vigor#_internal#request#busy(p, method, since) abort
   " (Rounded: a wait may end a little early.)
-  let l:secs = reltimefloat(reltime(a:start))
+  let l:secs = type(a:since) == v:t_float ? a:since : reltimefloat(reltime(a:since))
   if l:secs < 0.9
     return 0
   endif
