@@ -164,19 +164,23 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
 endfunction
 
 " The error of request {call} ('name.method') whose handler failed with
-" {msg}. When msg is the error of a request made further in, through an
-" editor function ("vigor#request(): [vigor] name.method: ..."), it reads
-" once, with the depth, not with a prefix per level: "[vigor] name.method:
-" {innermost error} (3 requests deep)", and "(from other.method, 3
-" requests deep)" when the innermost request is another one.
+" {msg}. When msg is the error of a request made further in, through
+" vigor#request() or a function of the user's that passes it on
+" ("vigor#request(): [vigor] name.method: ...", on one line or more), it
+" reads once, with the depth, not with a prefix per level: "[vigor]
+" name.method: {innermost error} (3 requests deep)", and "(from
+" other.method, 3 requests deep)" when the innermost request is another
+" one. The errors of Vigor's other functions (vigor#notify()...), and a
+" "[vigor] ..." that names no known plugin (a user's own throw), are
+" passed on as they are.
 function! s:nested(call, msg) abort
-  let l:m = matchlist(a:msg, '^\S\+(): \[vigor\] \(\S\+\): \(.*\)$')
-  if empty(l:m)
+  let l:m = matchlist(a:msg, '^\%(vigor#request\|\%(vigor#\)\@!\S\+\)(): \[vigor\] \([^ .]\+\)\(\.\S\+\): \(\_.*\)$')
+  if empty(l:m) || empty(vigor#_internal#plugin#get(l:m[1]))
     return printf('[vigor] %s: %s', a:call, a:msg)
   endif
-  let [l:from, l:text] = l:m[1:2]
+  let [l:from, l:text] = [l:m[1] . l:m[2], l:m[3]]
   let l:depth = 2
-  let l:d = matchlist(l:text, '^\(.*\) (\%(from \(\S\+\), \)\=\(\d\+\) requests deep)$')
+  let l:d = matchlist(l:text, '^\(\_.*\) (\%(from \(\S\+\), \)\=\(\d\+\) requests deep)$')
   if !empty(l:d)
     let l:text = l:d[1]
     let l:from = empty(l:d[2]) ? l:from : l:d[2]
