@@ -24,6 +24,23 @@ let s:screen = vigor#_internal#echo#screen()
 " function (_internal/vim9/autoload/vigor.vim): legacy script costs
 " microseconds a line.
 " How each editor waits is in docs/ARCHITECTURE.md, "Requests".
+"
+" On Neovim, errors are thrown from vigor#request(), not from the helpers,
+" so that the user's "Error detected while processing" names it alone.
+" rpcnotify() would send a Funcref as nil without a word: params that may
+" hold one are looked at first. E475 from rpcnotify(): the channel is gone
+" (a crash): the request waits for the restart and is sent again.
+" On Neovim, wait() runs the plugin's calls, and returns early when one of
+" them fails: it waits again. (Function calls, and lines, comments
+" included, cost microseconds each here: the path of an answer that comes
+" in the first wait makes no call of its own and holds no comment.)
+" Neovim tells nothing when the channel closes under a process that keeps
+" running (one that closed its output and hangs, or whose SDK cannot say
+" so): a wait that lasts looks at the channel every s:LOOK ms
+" (request#waited(), which after each second without the answer shows
+" what it waits for). l:waited counts those waits, and is -1 once CTRL-C
+" stopped the wait. A progress line still last on the screen goes when
+" the wait ends (echo#screen()).
 if !has('nvim')
   execute 'source' fnameescape(expand('<sfile>:p:h') . '/vigor/_internal/vim9/autoload/vigor.vim')
 else
@@ -31,9 +48,6 @@ else
     let l:p = get(s:plugins, a:name, s:none)
     if l:p.state !=# 'loaded' || type(a:params) != v:t_list || type(a:method) != v:t_string
           \ || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
-      " Errors are thrown from here, not from the helpers, so that the
-      " user's "Error detected while processing" names vigor#request()
-      " alone.
       try
         let l:p = vigor#_internal#request#target(a:name, a:method, a:params)
       catch /^\[vigor\]/
@@ -43,7 +57,6 @@ else
         return 0
       endif
     endif
-    " rpcnotify() would send a Funcref as nil without a word.
     if stridx(string(a:params), 'function(') >= 0
       let l:bad = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
       if !empty(l:bad)
@@ -56,59 +69,36 @@ else
     try
       call rpcnotify(l:h.chan, '$request', l:token, a:method, a:params)
     catch /^Vim\%((\a\+)\)\=:E475:/
-      " The channel is gone (a crash): wait for the restart, send again.
       try
         return vigor#_internal#request#resend(l:p, a:method, a:params)
       catch /^\[vigor\]/
         throw v:exception
       endtry
     endtry
-    " wait() runs the plugin's calls, and returns early when one of them
-    " fails: wait again. (Function calls cost microseconds each here, so
-    " this path makes none of its own.) Neovim tells nothing when the
-    " channel closes under a process that keeps running (one that closed
-    " its output and hangs, or whose SDK cannot say so): a wait that lasts
-    " looks at the channel every s:LOOK ms. After each second without the
-    " answer, a line says what it waits for (request#busy()); a progress
-    " line still last on the screen goes when it ends (echo#screen()).
     let s:state.depth += 1
-    let l:stopped = 0
-    let l:start = reltime()
     let l:waited = 0
     try
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
         let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
-        if l:r == -2
-          let l:stopped = 1
-          break
-        elseif l:r == -1
-          if vigor#_internal#host#lost(l:h)
-            " Gone for the runtime (plugin#on_closed): marks the handle
-            " closed, unless the exit, which does, is on its way.
-            call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
-          endif
-          let l:waited += s:LOOK
-          if l:waited >= 1000
-            let l:waited = 0
-            call vigor#_internal#request#busy(l:p, a:method, l:start)
-          endif
+        if l:r
+          let l:waited = l:r == -2 ? -1 : vigor#_internal#request#waited(l:p, a:method, l:h, l:waited, s:LOOK)
+          if l:waited < 0 | break | endif
         endif
       endwhile
     catch /^Vim:Interrupt$/
-      let l:stopped = 1
+      let l:waited = -1
     finally
       let s:state.depth -= 1
-      if s:screen.line
-        call vigor#_internal#echo#progress_done()
-      endif
+      if s:screen.line | call vigor#_internal#echo#progress_done() | endif
     endtry
-    let l:args = [l:p, a:method, l:token, l:h, l:stopped]
     if has_key(s:replies, l:token)
       let l:res = remove(s:replies, l:token)
       if type(l:res) == v:t_list && len(l:res) == 2 && l:res[1] is v:null
         return l:res[0]
       endif
-      call add(l:args, l:res)
+      let l:args = [l:p, a:method, l:token, l:h, l:waited < 0, l:res]
+    else
+      let l:args = [l:p, a:method, l:token, l:h, l:waited < 0]
     endif
     try
       call call('vigor#_internal#request#fail', l:args)

@@ -113,6 +113,15 @@ func TestDeepReentrancyError(t *testing.T) {
 			"[vigor] vhard.call: the bottom failed (from vhard.fail_deep, 3 requests deep)")
 		mustThrowExactly(t, ed, "vigor#request('vhard', 'call', ['vigor#request', ['vhard', 'call', ['vigor#request', ['vhard', 'fail_deep', [1]]]]])",
 			"[vigor] vhard.call: the bottom failed (from vhard.fail_deep, 4 requests deep)")
+		// An error of more than one line reads once too.
+		mustThrowExactly(t, ed, `vigor#request('vhard', 'call', ['vigor#request', ['vhard', 'call', ['execute', ["throw \"a\nb\""]]]])`,
+			"[vigor] vhard.call: execute(): a\nb (2 requests deep)")
+		// The errors of Vigor's other functions, and a user's own "[vigor]
+		// ..." throw, are not taken for those of a request further in.
+		mustThrowExactly(t, ed, "vigor#request('vhard', 'call', ['vigor#notify', ['nosuch', 'x', []]])",
+			"[vigor] vhard.call: vigor#notify(): [vigor] nosuch.x: there is no plugin nosuch (no vigor/nosuch/ directory on 'runtimepath')")
+		mustThrowExactly(t, ed, `vigor#request('vhard', 'call', ['execute', ["throw '[vigor] x.y: boom'"]])`,
+			"[vigor] vhard.call: execute(): [vigor] x.y: boom")
 	})
 }
 

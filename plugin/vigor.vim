@@ -46,23 +46,17 @@ augroup vigor_startup
 augroup END
 
 " A repository that :packadd (or a plugin manager) puts on 'runtimepath'
-" after startup is discovered when one of its plugin/ files is sourced,
-" for one String comparison per plugin/ file sourced. A repository with no
+" after startup is discovered when one of its plugin/ files is sourced
+" (discover#refresh(), one String comparison; before discovery has been
+" loaded, exists() alone, which loads nothing). A repository with no
 " plugin/ file is found by the first request to one of its plugins, or
-" by what lists the plugins (discover#refresh()).
-let s:rtp = ''
-function! s:sourced() abort
-  let s:rtp = &runtimepath
-  call vigor#_internal#discover#new()
-endfunction
-
+" by what lists the plugins.
 function! s:start() abort
-  let s:rtp = &runtimepath
   call vigor#_internal#bootstrap#start()
 endfunction
 
 augroup vigor_startup
-  autocmd SourcePost */plugin/* if !empty(s:rtp) && &runtimepath !=# s:rtp | call s:sourced() | endif
+  autocmd SourcePost */plugin/* if exists('*vigor#_internal#discover#refresh') | call vigor#_internal#discover#refresh() | endif
 augroup END
 
 if v:vim_did_enter

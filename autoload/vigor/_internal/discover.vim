@@ -1,7 +1,9 @@
 " Discovery: the vigor/{name}/ directories on 'runtimepath'.
 " :help vigor-discovery
 let s:discovered = 0
-" 1 while the plugins found are being registered.
+" How many discoveries are registering the plugins found (one may run
+" inside another: a VigorPluginFail handler that calls
+" vigor#plugin#discover()).
 let s:running = 0
 " 'runtimepath' when the plugins on it were last looked for.
 let s:rtp = ''
@@ -20,7 +22,7 @@ endfunction
 " summary waits until all are registered: a plugin that fails at once (a
 " wrong lazy.json) is not the last one to settle.
 function! s:each(wanted) abort
-  let s:running = 1
+  let s:running += 1
   try
     for [l:name, l:dir] in s:found()
       if a:wanted(l:name, l:dir)
@@ -28,7 +30,7 @@ function! s:each(wanted) abort
       endif
     endfor
   finally
-    let s:running = 0
+    let s:running -= 1
   endtry
   if !empty(filter(values(vigor#_internal#plugin#all()), {_, p -> p.state ==# 'failed'}))
     call vigor#_internal#summary#settled()
@@ -36,7 +38,7 @@ function! s:each(wanted) abort
 endfunction
 
 function! vigor#_internal#discover#running() abort
-  return s:running
+  return s:running > 0
 endfunction
 
 " Loads the plugin found in dir, or declares it lazy if dir holds
@@ -61,10 +63,12 @@ function! vigor#_internal#discover#new() abort
 endfunction
 
 " After startup's discovery, finds the plugins of a 'runtimepath' that has
-" changed since the last look (discover#new()): what lists the plugins
+" changed since the last look (discover#new()): plugin/vigor.vim calls it
+" when a plugin/ file is sourced (:packadd), and what lists the plugins
 " (:Vigor status, its completion, the health report) calls it, so that a
 " repository with no plugin/ file that :packadd added is listed before its
-" first request. One String comparison when nothing changed.
+" first request. One String comparison when nothing changed; s:rtp is the
+" only record of the last look.
 function! vigor#_internal#discover#refresh() abort
   if s:discovered && &runtimepath !=# s:rtp
     call vigor#_internal#discover#new()

@@ -83,7 +83,9 @@ if has('nvim')
       call chansend(a:handle.chan, '')
     catch /closed stream/
       return 1
-    catch
+    catch /^Vim(\a\+):/
+      " The refusal of raw data: the channel is open. (Only an error of
+      " the command: CTRL-C, Vim:Interrupt, goes on to stop the wait.)
     endtry
     return 0
   endfunction

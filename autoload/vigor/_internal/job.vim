@@ -14,9 +14,10 @@
 "   'late_exit'  1: on Vim, call 'exit' only after the last line of output
 "   'closed'     Vim: Funcref(), when the channel has closed, after its last
 "                message (close_cb; Vim defers it while a callback runs)
-"   'group'      1, with 'rpc': the process leads a process group of its
-"                own, and whatever is left of that group once it has exited
-"                is ended (vigor#_internal#job#end_group())
+"   'group'      1: the process leads a process group of its own, and
+"                whatever is left of that group is ended as soon as it has
+"                exited (vigor#_internal#job#end_group()), with any other
+"                option ('rpc', 'late_exit'), on both editors
 "   'env', 'cwd' as for job_start() and jobstart()
 " Lines come without their newline; a last line without one comes too.
 " No callback of a job or timer, here or in the callers, is a closure (a
@@ -178,12 +179,13 @@ if has('nvim')
 else
   function! vigor#_internal#job#start(cmd, opts) abort
     let l:o = {'noblock': 1}
+    let l:group = get(a:opts, 'group', 0)
     if get(a:opts, 'late_exit', 0)
-      let l:o.exit_cb = function('s:vim_late_exit', [a:opts.exit])
+      let l:o.exit_cb = function('s:vim_late_exit', [a:opts.exit, l:group])
     elseif get(a:opts, 'rpc', 0)
-      let l:o.exit_cb = function('s:vim_exit_signal', [a:opts.exit, get(a:opts, 'group', 0)])
+      let l:o.exit_cb = function('s:vim_exit_signal', [a:opts.exit, l:group])
     else
-      let l:o.exit_cb = function('s:vim_exit', [a:opts.exit])
+      let l:o.exit_cb = function('s:vim_exit', [a:opts.exit, l:group])
     endif
     if get(a:opts, 'rpc', 0)
       call extend(l:o, {
@@ -212,7 +214,11 @@ else
     call a:OnLines([a:line])
   endfunction
 
-  function! s:vim_exit(Exit, _job, status) abort
+  " {group}: the 'group' option, in each of these exit_cbs.
+  function! s:vim_exit(Exit, group, job, status) abort
+    if a:group
+      call vigor#_internal#job#end_group(get(job_info(a:job), 'process', 0))
+    endif
     call a:Exit(a:status)
   endfunction
 
@@ -240,7 +246,10 @@ else
   let s:LATE_EXIT_POLL = 10
   let s:LATE_EXIT_POLLS = 1000
 
-  function! s:vim_late_exit(Exit, job, status) abort
+  function! s:vim_late_exit(Exit, group, job, status) abort
+    if a:group
+      call vigor#_internal#job#end_group(get(job_info(a:job), 'process', 0))
+    endif
     call s:vim_exit_when_read(a:Exit, job_getchannel(a:job), a:status, s:LATE_EXIT_POLLS, -1)
   endfunction
 

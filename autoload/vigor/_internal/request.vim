@@ -170,19 +170,23 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
 endfunction
 
 " The error of request {call} ('name.method') whose handler failed with
-" {msg}. When msg is the error of a request made further in, through an
-" editor function ("vigor#request(): [vigor] name.method: ..."), it reads
-" once, with the depth, not with a prefix per level: "[vigor] name.method:
-" {innermost error} (3 requests deep)", and "(from other.method, 3
-" requests deep)" when the innermost request is another one.
+" {msg}. When msg is the error of a request made further in, through
+" vigor#request() or a function of the user's that passes it on
+" ("vigor#request(): [vigor] name.method: ...", on one line or more), it
+" reads once, with the depth, not with a prefix per level: "[vigor]
+" name.method: {innermost error} (3 requests deep)", and "(from
+" other.method, 3 requests deep)" when the innermost request is another
+" one. The errors of Vigor's other functions (vigor#notify()...), and a
+" "[vigor] ..." that names no known plugin (a user's own throw), are
+" passed on as they are.
 function! s:nested(call, msg) abort
-  let l:m = matchlist(a:msg, '^\S\+(): \[vigor\] \(\S\+\): \(.*\)$')
-  if empty(l:m)
+  let l:m = matchlist(a:msg, '^\%(vigor#request\|\%(vigor#\)\@!\S\+\)(): \[vigor\] \([^ .]\+\)\(\.\S\+\): \(\_.*\)$')
+  if empty(l:m) || empty(vigor#_internal#plugin#get(l:m[1]))
     return printf('[vigor] %s: %s', a:call, a:msg)
   endif
-  let [l:from, l:text] = l:m[1:2]
+  let [l:from, l:text] = [l:m[1] . l:m[2], l:m[3]]
   let l:depth = 2
-  let l:d = matchlist(l:text, '^\(.*\) (\%(from \(\S\+\), \)\=\(\d\+\) requests deep)$')
+  let l:d = matchlist(l:text, '^\(\_.*\) (\%(from \(\S\+\), \)\=\(\d\+\) requests deep)$')
   if !empty(l:d)
     let l:text = l:d[1]
     let l:from = empty(l:d[2]) ? l:from : l:d[2]
@@ -355,12 +359,31 @@ function! vigor#_internal#request#resend(p, method, params) abort
   return vigor#request(a:p.name, a:method, a:params)
 endfunction
 
+" Neovim: a request to the plugin p, on handle h, has waited another look
+" of {look} ms without its answer, {waited} before. Looks whether the
+" channel has gone, and shows what the request waits for after each second
+" (busy()). Returns how many looks it has waited.
+function! vigor#_internal#request#waited(p, method, h, waited, look) abort
+  if vigor#_internal#host#lost(a:h)
+    " Gone for the runtime (plugin#on_closed): marks the handle closed,
+    " unless the exit, which does, is on its way.
+    call vigor#_internal#plugin#on_closed(a:p.name, a:p.instance, 1)
+  endif
+  let l:waited = a:waited + 1
+  let l:ms = l:waited * a:look
+  if l:ms % 1000 < a:look
+    call vigor#_internal#request#busy(a:p, a:method, l:ms / 1000.0)
+  endif
+  return l:waited
+endfunction
+
 " The line of a request to a loaded plugin whose answer has not come since
-" {start}: [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
+" {since} (when the wait began, a reltime(), or the seconds it has lasted,
+" a Float): [vigor] waiting for hello (running greet, 2s; CTRL-C stops),
 " from a second on. Returns 1 when it showed the line.
-function! vigor#_internal#request#busy(p, method, start) abort
+function! vigor#_internal#request#busy(p, method, since) abort
   " (Rounded: a wait may end a little early.)
-  let l:secs = reltimefloat(reltime(a:start))
+  let l:secs = type(a:since) == v:t_float ? a:since : reltimefloat(reltime(a:since))
   if l:secs < 0.9
     return 0
   endif
