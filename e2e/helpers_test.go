@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +14,19 @@ import (
 	"github.com/vigorvim/vigor/internal/editortest"
 )
 
+// prebuildDir holds what prebuild builds, once for the test binary.
+var prebuildDir string
+
 func TestMain(m *testing.M) {
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "vigor-e2e-prebuild-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	prebuildDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // rtp returns fixture plugin repositories by name (e2e/testdata/rtp/<name>).
