@@ -22,9 +22,11 @@ vet:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-## unit: every test (unit and end-to-end), with the race detector.
+## unit: every test (unit and end-to-end), with the race detector. The
+## timeout is sized for a cold CI machine: a test binary that times out
+## panics without running its tests' cleanups (mounts, tmux servers).
 unit:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout=20m ./...
 
 ## fuzz: a short fuzz run of both decoders and both framings, with their
 ## seed corpora.

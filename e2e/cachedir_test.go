@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,18 +163,59 @@ func readOnly(t *testing.T, dir string) {
 }
 
 // unmount undoes readOnly's bind mount, once the programs that ran from
-// it (plugins of editors that have quit) have gone.
+// it (plugins of editors that have quit, which may take their unload
+// budget and more on a busy machine) have gone. A mount that stays is a
+// leak: the test fails, and the mount is detached lazily.
 func unmount(t *testing.T, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(usersOf(dir)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
 	var out []byte
 	var err error
-	for range 100 {
+	for deadline = time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if out, err = exec.Command("umount", dir).CombinedOutput(); err == nil {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
+		if time.Now().After(deadline) {
+			break
+		}
 	}
-	t.Errorf("umount %s: %v\n%s", dir, err, out)
+	t.Errorf("umount %s: %v (processes using it: %v)\n%s", dir, err, usersOf(dir), out)
 	_ = exec.Command("umount", "-l", dir).Run()
+}
+
+// usersOf returns the processes whose program, current directory or an
+// open file lies in dir.
+func usersOf(dir string) []int {
+	in := func(link string) bool {
+		p, err := os.Readlink(link)
+		return err == nil && (p == dir || strings.HasPrefix(p, dir+"/"))
+	}
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		proc := filepath.Join("/proc", e.Name())
+		used := in(filepath.Join(proc, "exe")) || in(filepath.Join(proc, "cwd"))
+		if !used {
+			fds, _ := os.ReadDir(filepath.Join(proc, "fd"))
+			for _, fd := range fds {
+				if in(filepath.Join(proc, "fd", fd.Name())) {
+					used = true
+					break
+				}
+			}
+		}
+		if used {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // A fully built cache that cannot be written (a package installed it, say)

@@ -325,7 +325,10 @@ func TestClosedChannelHungIsKilled(t *testing.T) {
 // runtime), and one that exits. The plugin is restarted, and the next call
 // works.
 func TestClosedChannelFailsTheWaitingCall(t *testing.T) {
-	each(t, ha(), func(t *testing.T, ed *editortest.Editor) {
+	// Both faults count towards one restart limit however long they take.
+	opts := ha()
+	opts.Cmds = append(opts.Cmds, "let g:vigor#restart_interval = 600000")
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
 		for _, method := range []string{"closestop", "closeexit"} {
 			waitLoaded(t, ed, "hafault")
 			pid := pidOf(t, ed, "hafault")

@@ -32,7 +32,7 @@ func TestVigorStatusCommand(t *testing.T) {
 func TestVigorLogListsOwnLog(t *testing.T) {
 	cache := t.TempDir()
 	each(t, editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(cache, "c")}, func(t *testing.T, ed *editortest.Editor) {
-		waitLoaded(t, ed, "hello")
+		waitLoadedWithin(t, ed, "hello", coldBuild)
 		ed.MustExec(t, "Vigor log")
 		lines := ed.MustEval(t, "join(getline(1, '$'), \"\\n\")").(string)
 		own := ed.MustEval(t, "vigor#_internal#conf#log_dir() . '/vigor.log'").(string)

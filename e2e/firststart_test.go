@@ -16,7 +16,8 @@ import (
 // takes secs seconds and is then a copy of vigor; any other go build is a
 // copy of plugin, or with plugin "" the real build after pluginSecs
 // seconds; other go commands run the real Go (as fakeGo, with slow
-// builds).
+// builds). A secs or pluginSecs that is an absolute path holds the build
+// until that file exists (release), for at most 5 minutes.
 func slowGo(t *testing.T, dir, secs, vigor, plugin string, pluginSecs ...string) string {
 	t.Helper()
 	realGo, err := exec.LookPath("go")
@@ -26,9 +27,15 @@ func slowGo(t *testing.T, dir, secs, vigor, plugin string, pluginSecs ...string)
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	build := `exec cp ` + q(plugin) + ` "$out"`
 	if plugin == "" {
-		build = `sleep ` + pluginSecs[0] + `; exec ` + q(realGo) + ` "$@"`
+		build = `pause ` + q(pluginSecs[0]) + `; exec ` + q(realGo) + ` "$@"`
 	}
 	script := `#!/bin/sh
+pause() {
+  case $1 in
+  /*) n=0; while [ ! -e "$1" ] && [ $n -lt 6000 ]; do sleep 0.05; n=$((n+1)); done ;;
+  *) sleep "$1" ;;
+  esac
+}
 out=
 prev=
 for a in "$@"; do
@@ -37,7 +44,7 @@ for a in "$@"; do
 done
 case " $* " in
 *" ./cmd/vigor "*)
-  sleep ` + secs + `
+  pause ` + q(secs) + `
   exec cp ` + q(vigor) + ` "$out" ;;
 esac
 if [ "$1" = build ]; then
@@ -52,6 +59,14 @@ exec ` + q(realGo) + ` "$@"
 	return path
 }
 
+// release creates the file path, which lets a held build or handler go on.
+func release(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A request made during a first start waits for the vigor command's build
 // however long it takes: g:vigor#request_timeout is for a plugin that does
 // not answer, not for the compiler. No message says "reserved".
@@ -62,9 +77,13 @@ func TestRequestWaitsForVigorCommandBuild(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			goCmd := slowGo(t, dir, "3", vigor, plugin)
+			// The build is held until the status has been read, and then
+			// for three times the request timeout.
+			hold := filepath.Join(dir, "release")
+			goCmd := slowGo(t, dir, hold, vigor, plugin)
 			ed := editortest.Start(t, kind, editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
 				Cmds: []string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 1000"}})
+			t.Cleanup(func() { _ = os.WriteFile(hold, nil, 0o600) })
 			// While the vigor command builds, the status and the health
 			// report say so in the user's words.
 			for _, list := range []string{"execute('Vigor status')", "string(vigor#health#report())"} {
@@ -72,6 +91,7 @@ func TestRequestWaitsForVigorCommandBuild(t *testing.T) {
 					t.Fatalf("%s: %s during the vigor command's build: %s", kind, list, got)
 				}
 			}
+			time.AfterFunc(3*time.Second, func() { _ = os.WriteFile(hold, nil, 0o600) })
 			got, err := ed.Eval(`vigor#request('hello', 'greet', ['slow build'])`)
 			msgs := ed.Messages(t)
 			if err != nil || got != "Hello, slow build!" {
@@ -93,25 +113,29 @@ func TestWaitingForVigorCommandOnScreen(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			goCmd := slowGo(t, dir, "3", vigor, plugin)
+			// The build is held until the screen has shown the line.
+			hold := filepath.Join(dir, "release")
+			goCmd := slowGo(t, dir, hold, vigor, plugin)
 			tm := startTermCmds(t, kind, filepath.Join(dir, "cache"),
 				[]string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 1000"}, hello())
+			t.Cleanup(func() { _ = os.WriteFile(hold, nil, 0o600) })
 			tm.keys(":echo vigor#request('hello', 'greet', ['screen'])", "Enter")
-			deadline := time.Now().Add(30 * time.Second)
+			deadline := time.Now().Add(60 * time.Second)
 			waited := false
 			for {
 				s := tm.screen()
 				if strings.Contains(s, "reserved") {
 					t.Fatalf("%s: the screen says reserved:\n%s", kind, s)
 				}
-				if strings.Contains(s, "[vigor] waiting for hello (building the vigor command, ") {
+				if !waited && strings.Contains(s, "[vigor] waiting for hello (building the vigor command, ") {
 					waited = true
+					release(t, hold)
 				}
 				if strings.Contains(s, "Hello, screen!") {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%s: no result within 30 s; the screen shows:\n%s", kind, s)
+					t.Fatalf("%s: no result within 60 s; the screen shows:\n%s", kind, s)
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
@@ -136,9 +160,12 @@ func TestVigorCommandBuildLineOnScreen(t *testing.T) {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
-				goCmd := slowGo(t, dir, "2", vigor, plugin)
+				// The build is held until its line with a time is shown.
+				hold := filepath.Join(dir, "release")
+				goCmd := slowGo(t, dir, hold, vigor, plugin)
 				tm := startTermCmds(t, kind, filepath.Join(dir, "cache"), []string{"let g:vigor#go = '" + goCmd + "'"}, c.repos...)
-				deadline := time.Now().Add(30 * time.Second)
+				deadline := time.Now().Add(60 * time.Second)
+				t.Cleanup(func() { _ = os.WriteFile(hold, nil, 0o600) })
 				var seen []string
 				last := "-"
 				for s := tm.screen(); !line.MatchString(s); s = tm.screen() {
@@ -151,6 +178,7 @@ func TestVigorCommandBuildLineOnScreen(t *testing.T) {
 					}
 					time.Sleep(50 * time.Millisecond)
 				}
+				release(t, hold)
 				for s := tm.screen(); strings.Contains(s, "[vigor] building the vigor command"); s = tm.screen() {
 					if time.Now().After(deadline) {
 						t.Fatalf("%s: the build's line stays on the screen:\n%s", kind, s)
@@ -182,10 +210,12 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 			t.Run(kind+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
-				// Builds slow enough that the wait shows its line.
-				goCmd := slowGo(t, dir, "2", vigor, plugin)
+				// The build is held until the wait has shown its line.
+				hold := filepath.Join(dir, "release")
+				t.Cleanup(func() { _ = os.WriteFile(hold, nil, 0o600) })
+				goCmd := slowGo(t, dir, hold, vigor, plugin)
 				if c.real {
-					goCmd = slowGo(t, dir, "0", vigor, "", "2")
+					goCmd = slowGo(t, dir, "0", vigor, "", hold)
 				}
 				tm := startTermCmds(t, kind, filepath.Join(dir, "cache"), []string{"let g:vigor#go = '" + goCmd + "'"}, c.repos...)
 				time.Sleep(200 * time.Millisecond)
@@ -194,7 +224,10 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 				waited := false
 				for {
 					s := tm.screen()
-					waited = waited || strings.Contains(s, "[vigor] ")
+					if !waited && strings.Contains(s, "[vigor] ") {
+						waited = true
+						release(t, hold)
+					}
 					if strings.Contains(s, "Press ENTER") {
 						t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
 					}
@@ -222,26 +255,32 @@ func TestFirstUseWithoutPrompt(t *testing.T) {
 // what it waits for, as a request waiting for a plugin to start does, then
 // shows its result with no hit-enter prompt.
 func TestLongRequestOnScreen(t *testing.T) {
-	line := regexp.MustCompile(`\[vigor\] waiting for vhard \(running wait, [1-9]\d*s; CTRL-C stops\)`)
+	line := regexp.MustCompile(`\[vigor\] waiting for vhard \(running hold, [1-9]\d*s; CTRL-C stops\)`)
 	for _, kind := range editortest.Kinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, kind, rtp("hard")...)
 			tm.waitLoaded("vhard")
-			tm.keys(":redraw!", "Enter", ":echo 'got ' . vigor#request('vhard', 'wait', ['long', 2500])", "Enter")
-			deadline := time.Now().Add(20 * time.Second)
+			// The handler is held until the line has been shown.
+			hold := filepath.Join(t.TempDir(), "release")
+			t.Cleanup(func() { _ = os.WriteFile(hold, nil, 0o600) })
+			tm.keys(":redraw!", "Enter", ":echo 'got ' . vigor#request('vhard', 'hold', ['"+hold+"'])", "Enter")
+			deadline := time.Now().Add(60 * time.Second)
 			waited := false
 			for {
 				s := tm.screen()
-				waited = waited || line.MatchString(s)
+				if !waited && line.MatchString(s) {
+					waited = true
+					release(t, hold)
+				}
 				if strings.Contains(s, "Press ENTER") {
 					t.Fatalf("%s: a hit-enter prompt:\n%s", kind, s)
 				}
-				if strings.Contains(s, "got timeout") {
+				if strings.Contains(s, "got released") {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%s: no result within 20 s; the screen shows:\n%s", kind, s)
+					t.Fatalf("%s: no result within 60 s; the screen shows:\n%s", kind, s)
 				}
 				time.Sleep(20 * time.Millisecond)
 			}

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,8 +14,19 @@ import (
 	"github.com/vigorvim/vigor/internal/editortest"
 )
 
+// prebuildDir holds what prebuild builds, once for the test binary.
+var prebuildDir string
+
 func TestMain(m *testing.M) {
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "vigor-e2e-prebuild-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	prebuildDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // rtp returns fixture plugin repositories by name (e2e/testdata/rtp/<name>).
@@ -37,7 +49,17 @@ func each(t *testing.T, opts editortest.Options, body func(t *testing.T, ed *edi
 
 func waitLoaded(t testing.TB, ed *editortest.Editor, name string) {
 	t.Helper()
-	ed.WaitFor(t, "vigor#plugin#status('"+name+"') ==# 'loaded' || vigor#plugin#status('"+name+"') ==# 'failed'", 60*time.Second)
+	waitLoadedWithin(t, ed, name, 60*time.Second)
+}
+
+// coldBuild bounds a wait that includes real builds of the vigor command
+// and a plugin into an empty cache, on a cold Go build cache (CI).
+const coldBuild = 5 * time.Minute
+
+// waitLoadedWithin is waitLoaded with the bound d.
+func waitLoadedWithin(t testing.TB, ed *editortest.Editor, name string, d time.Duration) {
+	t.Helper()
+	ed.WaitFor(t, "vigor#plugin#status('"+name+"') ==# 'loaded' || vigor#plugin#status('"+name+"') ==# 'failed'", d)
 	if st := ed.MustEval(t, "vigor#plugin#status('"+name+"')"); st != "loaded" {
 		t.Fatalf("%s: %s is %v; messages: %s", ed.Kind, name, st, ed.Messages(t))
 	}

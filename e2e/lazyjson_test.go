@@ -94,7 +94,7 @@ func TestLazyJSONInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(name, file, body string) {
+	write := func(t *testing.T, name, file, body string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Join(repo, "vigor", name), 0o755); err != nil {
 			t.Fatal(err)
@@ -111,23 +111,23 @@ func TestLazyJSONInvalid(t *testing.T) {
 	}
 	name := func(i int) string { return fmt.Sprintf("bad%02d", i) }
 	for i, c := range cases {
-		write(name(i), "main.go", string(src))
-		write(name(i), "lazy.json", c.json)
+		write(t, name(i), "main.go", string(src))
+		write(t, name(i), "lazy.json", c.json)
 	}
 	// Discovered after every bad one: odd but valid declarations, an
 	// empty one (only a request starts it), and an eager plugin.
-	write("zodd", "main.go", string(src))
-	write("zodd", "lazy.json", `{"commands": [{"name": "ZOdd2", "nargs": 1, "count": true, "complete": "file"}],
+	write(t, "zodd", "main.go", string(src))
+	write(t, "zodd", "lazy.json", `{"commands": [{"name": "ZOdd2", "nargs": 1, "count": true, "complete": "file"}],
 		"mappings": [{"mode": "nx", "lhs": "<Bar>z"}, {"lhs": "<Leader>\"'z"}],
 		"events": [{"event": "user", "pattern": "*.x,Zodd"}],
 		"functions": ["Zodd_fn2"]}`)
-	write("zempty", "main.go", string(src))
-	write("zempty", "lazy.json", `{}`)
-	write("zeager", "main.go", string(src))
+	write(t, "zempty", "main.go", string(src))
+	write(t, "zempty", "lazy.json", `{}`)
+	write(t, "zeager", "main.go", string(src))
 	// Fixed and reloaded, one per editor.
 	for _, k := range editortest.Kinds {
-		write("zfix"+k, "main.go", string(src))
-		write("zfix"+k, "lazy.json", `{"commands": "Fixed"}`)
+		write(t, "zfix"+k, "main.go", string(src))
+		write(t, "zfix"+k, "lazy.json", `{"commands": "Fixed"}`)
 	}
 
 	each(t, editortest.Options{RTP: append([]string{hello()}, append(rtp("lazy"), repo)...)}, func(t *testing.T, ed *editortest.Editor) {
@@ -196,7 +196,7 @@ func TestLazyJSONInvalid(t *testing.T) {
 		// Fixed, the file is read again by a reload.
 		fix := "zfix" + ed.Kind
 		mustEqual(t, ed, fix+"'s state", ed.MustEval(t, "vigor#plugin#status('"+fix+"')"), "failed")
-		write(fix, "lazy.json", `{"commands": [{"name": "Fixed"}]}`)
+		write(t, fix, "lazy.json", `{"commands": [{"name": "Fixed"}]}`)
 		ed.MustExec(t, "call vigor#plugin#reload('"+fix+"')")
 		mustEqual(t, ed, "the fixed plugin's state", ed.MustEval(t, "vigor#plugin#status('"+fix+"')"), "lazy")
 		mustEqual(t, ed, "the fixed plugin's command", ed.MustEval(t, "exists(':Fixed')"), int64(2))

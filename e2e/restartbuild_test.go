@@ -20,7 +20,7 @@ func TestRestartAfterProgramRemoved(t *testing.T) {
 		o.Cache = t.TempDir()
 		ed.Close()
 		ed = editortest.Start(t, ed.Kind, o)
-		waitLoaded(t, ed, "vtest")
+		waitLoadedWithin(t, ed, "vtest", coldBuild)
 		bin := ed.MustEval(t, "vigor#_internal#plugin#get('vtest').bin").(string)
 		if !strings.HasPrefix(bin, o.Cache) {
 			t.Fatalf("%s: vtest runs %s, not a program of its cache %s", ed.Kind, bin, o.Cache)
@@ -31,7 +31,7 @@ func TestRestartAfterProgramRemoved(t *testing.T) {
 		pid := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`)
 		mustEqual(t, ed, "crash", ed.MustEval(t, `vigor#request('vtest', 'crash', [])`), "crashing")
 		waitEvents(t, ed, "vtest", 4)
-		waitLoaded(t, ed, "vtest")
+		waitLoadedWithin(t, ed, "vtest", coldBuild)
 		if pid2 := ed.MustEval(t, `vigor#request('vtest', 'pid', [])`); pid2 == pid {
 			t.Fatalf("%s: not restarted", ed.Kind)
 		}

@@ -2,12 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,31 +71,52 @@ exec ` + q(realGo) + ` "$@"
 	return path
 }
 
-// prebuild builds the vigor command and the hello example once, for
-// fakeGo to copy.
+// prebuilt holds the vigor command and the hello example, built once per
+// test binary into prebuildDir (made and removed by TestMain).
+var prebuilt struct {
+	once          sync.Once
+	vigor, plugin string
+	err           error
+}
+
+// prebuild returns the vigor command and the hello example, for fakeGo to
+// copy. They are built once, on the first call, for every test: dir, the
+// caller's directory, is not written.
 func prebuild(t *testing.T, dir string) (vigor, plugin string) {
 	t.Helper()
+	prebuilt.once.Do(func() { prebuilt.vigor, prebuilt.plugin, prebuilt.err = buildHello(prebuildDir) })
+	if prebuilt.err != nil {
+		t.Fatal(prebuilt.err)
+	}
+	return prebuilt.vigor, prebuilt.plugin
+}
+
+// buildHello builds the vigor command and, with it, the hello example,
+// into dir.
+func buildHello(dir string) (vigor, plugin string, err error) {
+	if dir == "" {
+		return "", "", errors.New("prebuild: no directory (TestMain makes it)")
+	}
 	vigor = filepath.Join(dir, "vigor")
 	cmd := exec.Command("go", "build", "-buildvcs=false", "-o", vigor, "./cmd/vigor")
 	cmd.Dir = editortest.Root()
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/vigor: %v\n%s", err, out)
+		return "", "", fmt.Errorf("go build ./cmd/vigor: %w\n%s", err, out)
 	}
 	cmd = exec.Command(vigor, "build", "-json", "-cache", filepath.Join(dir, "cache"), "-sdk", editortest.Root(),
 		"hello="+filepath.Join(hello(), "vigor", "hello"))
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("vigor build hello: %v\n%s", err, out)
+		return "", "", fmt.Errorf("vigor build hello: %w\n%s", err, out)
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		var e struct{ Status, Bin string }
 		if json.Unmarshal([]byte(line), &e) == nil && e.Bin != "" {
-			return vigor, e.Bin
+			return vigor, e.Bin, nil
 		}
 	}
-	t.Fatalf("vigor build hello reported no program:\n%s", out)
-	return "", ""
+	return "", "", fmt.Errorf("vigor build hello reported no program:\n%s", out)
 }
 
 // Four editors, two Vim and two Neovim (or, every other round, two
@@ -122,17 +145,27 @@ func TestEditorsStartAtOnce(t *testing.T) {
 		opts := editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(rdir, "cache"),
 			Cmds: []string{"let g:vigor#go = '" + goCmd + "'", "let g:vigor#request_timeout = 20000"}}
 		t.Run(fmt.Sprintf("round%d", round), func(t *testing.T) {
+			// The editors start from goroutines of this test, released at
+			// once: parallel subtests would start only -parallel of them
+			// (GOMAXPROCS) together.
+			release := make(chan struct{})
+			var done sync.WaitGroup
 			for i, kind := range kinds {
-				t.Run(fmt.Sprintf("%s%d", kind, i), func(t *testing.T) {
-					t.Parallel()
+				done.Add(1)
+				go func() {
+					defer done.Done()
+					<-release
 					ed := editortest.Start(t, kind, opts)
 					got, err := ed.Eval(`vigor#request('hello', 'greet', ['at once'])`)
 					if err != nil || got != "Hello, at once!" {
-						t.Fatalf("%s: greet = %#v, %v; Vigor is %v; messages: %s", kind, got, err,
-							ed.MustEval(t, "vigor#_internal#bootstrap#state()"), ed.Messages(t))
+						state, _ := ed.Eval("vigor#_internal#bootstrap#state()")
+						msgs, _ := ed.Eval("execute('messages')")
+						t.Errorf("%s%d: greet = %#v, %v; Vigor is %v; messages: %s", kind, i, got, err, state, msgs)
 					}
-				})
+				}()
 			}
+			close(release)
+			done.Wait()
 		})
 		b, _ := os.ReadFile(filepath.Join(rdir, "builds.log"))
 		if got := string(b); got != "vigor local\nplugin local\n" {
@@ -251,7 +284,7 @@ func quitBuilder(t *testing.T, kind, vigor, plugin string) {
 		opts := editortest.Options{RTP: []string{hello()}, Cache: filepath.Join(dir, "cache"),
 			Cmds: []string{"let g:vigor#go = '" + fakeGo(t, dir, vigor, plugin) + "'"}}
 		first := editortest.Start(t, kind, opts)
-		first.WaitFor(t, "readfile("+editortest.VimString(log)+") ==# ['vigor local']", 10*time.Second)
+		first.WaitFor(t, "readfile("+editortest.VimString(log)+") ==# ['vigor local']", 60*time.Second)
 		owners, _ := filepath.Glob(filepath.Join(opts.Cache, "bin", "vigor-*-1", "owner"))
 		if len(owners) != 1 {
 			t.Fatalf("%s: no owner file of the first build: %v", kind, owners)
@@ -276,6 +309,9 @@ func quitBuilder(t *testing.T, kind, vigor, plugin string) {
 		}
 		next := editortest.Start(t, kind, opts)
 		if remote {
+			// Vigor waits for the other host's build, and still does a
+			// moment later.
+			next.WaitFor(t, "vigor#_internal#bootstrap#state() ==# 'building'", 60*time.Second)
 			time.Sleep(1500 * time.Millisecond)
 			mustEqual(t, next, "Vigor while the other build may still end", next.MustEval(t, "vigor#_internal#bootstrap#state()"), "building")
 			old := time.Now().Add(-30 * time.Second)
@@ -283,7 +319,7 @@ func quitBuilder(t *testing.T, kind, vigor, plugin string) {
 				t.Fatal(err)
 			}
 		}
-		next.WaitFor(t, "vigor#_internal#bootstrap#is_ready()", 5*time.Second)
+		next.WaitFor(t, "vigor#_internal#bootstrap#is_ready()", 60*time.Second)
 		mustEqual(t, next, "greet", next.MustEval(t, `vigor#request('hello', 'greet', ['again'])`), "Hello, again!")
 		b, _ := os.ReadFile(filepath.Join(dir, "builds.log"))
 		if got := strings.Count(string(b), "vigor local\n"); got != 2 {

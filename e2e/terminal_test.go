@@ -177,14 +177,19 @@ func TestStartupSummaryOnScreen(t *testing.T) {
 		})
 		t.Run(kind+"/insert", func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, kind, rtp("late")...)
+			// latefail fails 3 s after it starts (once built), and says
+			// when in mark; the summary waits.
+			mark := filepath.Join(t.TempDir(), "failed")
+			tm := startTermCmds(t, kind, editortest.SharedCache(t), []string{"let $LATEFAIL_MARK = '" + mark + "'"}, rtp("late")...)
 			tm.keys("i")
 			tm.waitScreen("INSERT", 10*time.Second)
 			tm.keys("typing")
-			// latefail fails 3 s after it starts; the summary waits.
-			time.Sleep(6 * time.Second)
-			if s := tm.screen(); strings.Contains(s, "plugins failed") {
-				t.Fatalf("%s: the summary was shown in insert mode:\n%s", kind, s)
+			waitFile(t, kind, mark, 120*time.Second)
+			// The failure reaches the editor a moment after the mark.
+			for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+				if s := tm.screen(); strings.Contains(s, "plugins failed") {
+					t.Fatalf("%s: the summary was shown in insert mode:\n%s", kind, s)
+				}
 			}
 			tm.keys("Escape")
 			tm.waitScreen(summary, 10*time.Second)

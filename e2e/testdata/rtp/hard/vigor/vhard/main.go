@@ -103,6 +103,20 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		mu.Unlock()
 		return why
 	})
+	// hold returns "released" once the file path exists, or the cause
+	// when its ctx ends first.
+	p.Handle("hold", func(ctx context.Context, path string) string {
+		for {
+			if _, err := os.Stat(path); err == nil {
+				return "released"
+			}
+			select {
+			case <-ctx.Done():
+				return context.Cause(ctx).Error()
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	})
 	p.Handle("cause", func(key string) string {
 		mu.Lock()
 		defer mu.Unlock()

@@ -19,16 +19,16 @@ func main() {
 		// child starts sleep, in the plugin's process group; stubborn
 		// makes it ignore SIGTERM. It returns the child's pid.
 		p.Handle("child", func(stubborn bool) (int, error) {
-			script := "exec sleep 1000"
+			script := "exec sleep 120"
 			if stubborn {
-				script = "trap '' TERM; exec sleep 1000"
+				script = "trap '' TERM; exec sleep 120"
 			}
 			return start(exec.Command("/bin/sh", "-c", script))
 		})
 		// daemon starts sleep in a session of its own (the documented way
 		// to keep a process after the plugin) and returns its pid.
 		p.Handle("daemon", func() (int, error) {
-			cmd := exec.Command("sleep", "1000")
+			cmd := exec.Command("sleep", "120")
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 			return start(cmd)
 		})
