@@ -119,24 +119,28 @@ endfunction
 
 " Returns [results, v:null] or [results so far, [index, error]]. It runs
 " inside on_call() or vigor#_internal#api#vim#call(), where errors are
-" live, so its try/catch sees them.
+" live, so its try/catch sees them. The results' depth is checked once
+" they are all in (one max() when none is a List or Dict), not at each
+" call, which would cost each call of a batch: a result nested too deep to
+" encode ends the batch there, as an error would, though the calls after
+" it have run.
 def vigor#_internal#api#vim#batch(calls: list<any>): list<any>
   var results = []
-  var r: any
-  var t: number
+  var err: any = null
   try
     for c in calls
-      r = call(c[0], c[1])
-      t = type(r)
-      if (t == v:t_list || t == v:t_dict) && vigor#_internal#depth#first([r]) >= 0
-        return [results, [len(results), s:TooDeep()]]
-      endif
-      results->add(r)
+      results->add(call(c[0], c[1]))
     endfor
   catch
-    return [results, [len(results), vigor#_internal#api#vim#error(v:exception, v:throwpoint)]]
+    err = [len(results), vigor#_internal#api#vim#error(v:exception, v:throwpoint)]
   endtry
-  return [results, null]
+  if !vigor#_internal#depth#flat(results)
+    var bad = vigor#_internal#depth#first(results)
+    if bad >= 0
+      return [bad == 0 ? [] : results[: bad - 1], [bad, s:TooDeep()]]
+    endif
+  endif
+  return [results, err]
 enddef
 
 " Large messages arrive in chunks (internal/codec/vimjson): Vim parses one
