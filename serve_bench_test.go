@@ -17,36 +17,7 @@ import (
 //
 // go test -run '^$' -bench 'ServeRequest|PipeEcho' .
 func BenchmarkServeRequest(b *testing.B) {
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "vim", "VIGOR_INSTANCE": "1"}
-	done := make(chan int)
-	go func() {
-		done <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, discard{},
-			func(ctx context.Context, p *Plugin) error {
-				p.Handle("greet", func(ctx context.Context, name string) (string, error) { return "Hello, " + name + "!", nil })
-				return nil
-			})
-	}()
-	dec := json.NewDecoder(bufio.NewReader(outR))
-	var ready []json.RawMessage
-	if err := dec.Decode(&ready); err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriter(inW)
-	b.ResetTimer()
-	for i := 1; i <= b.N; i++ {
-		fmt.Fprintf(w, `[%d,["greet",["CI"]]]`+"\n", i)
-		w.Flush()
-		var msg []json.RawMessage
-		if err := dec.Decode(&msg); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	inW.Close()
-	<-done
-	outW.Close()
+	benchServe(b, func(w *bufio.Writer, i int) { fmt.Fprintf(w, `[%d,["greet",["CI"]]]`+"\n", i) })
 }
 
 // BenchmarkServeAsync is one request_async call to a plugin and its
@@ -54,6 +25,15 @@ func BenchmarkServeRequest(b *testing.B) {
 //
 // go test -run '^$' -bench 'ServeAsync' .
 func BenchmarkServeAsync(b *testing.B) {
+	benchServe(b, func(w *bufio.Writer, i int) {
+		fmt.Fprintf(w, `[0,["$async",["vigor:%d","vigor:f%d","greet",["CI"]]]]`+"\n", i, i)
+	})
+}
+
+// benchServe serves a plugin with a greet handler over pipes, as Vim
+// would run it, and times b.N rounds of writing message i (send) and
+// reading one message back.
+func benchServe(b *testing.B, send func(w *bufio.Writer, i int)) {
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "vim", "VIGOR_INSTANCE": "1"}
@@ -73,7 +53,7 @@ func BenchmarkServeAsync(b *testing.B) {
 	w := bufio.NewWriter(inW)
 	b.ResetTimer()
 	for i := 1; i <= b.N; i++ {
-		fmt.Fprintf(w, `[0,["$async",["vigor:%d","vigor:f%d","greet",["CI"]]]]`+"\n", i, i)
+		send(w, i)
 		w.Flush()
 		var msg []json.RawMessage
 		if err := dec.Decode(&msg); err != nil {
