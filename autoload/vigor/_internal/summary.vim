@@ -44,17 +44,19 @@ function! s:show(idle) abort
   if !has('nvim')
     call vigor#_internal#echo#error(s:message)
   elseif !a:idle
-    " An error-level message given while a command or a wait runs (:sleep,
-    " a request waiting for a plugin) is thrown into it as an error, and a
-    " timer's callback runs in such waits: wait until Neovim is idle.
+    " A timer's callback runs in the waits of a command (:sleep, a request
+    " waiting for a plugin): wait until Neovim is idle.
     augroup vigor_summary
       autocmd!
       autocmd SafeState * ++once call s:show(1)
     augroup END
   else
-    " Scheduled: an error-level message given inside a function would
-    " come after "Error detected while processing function ...".
-    call luaeval('vim.schedule(function() vim.notify(_A, vim.log.levels.ERROR) end)', '[vigor] ' . s:message)
+    " Scheduled: a message given inside a function would come after
+    " "Error detected while processing function ...". At warning level:
+    " the scheduled callback may still run inside a command that an RPC
+    " request started as Neovim left SafeState (its wait runs it), and an
+    " error-level message would be thrown into that command.
+    call luaeval('vim.schedule(function() vim.notify(_A, vim.log.levels.WARN) end)', '[vigor] ' . s:message)
   endif
 endfunction
 
