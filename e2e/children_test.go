@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -19,7 +22,7 @@ const childWait = 10 * time.Second
 // waitChildGone waits until the plugin's child pid has exited, failing the
 // test after childWait (and killing it, so that it does not outlive the
 // test).
-func waitChildGone(t *testing.T, ed *editortest.Editor, pid int, what string) {
+func waitChildGone(t *testing.T, ed *editortest.Editor, pid, plugin int, what string) {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < childWait {
@@ -29,8 +32,17 @@ func waitChildGone(t *testing.T, ed *editortest.Editor, pid int, what string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// What the child and the plugin were then tells a plugin that did not
+	// end (its exit never came) from a child that its end missed.
+	child, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	state := "gone"
+	if !gone(plugin) {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", plugin))
+		state = "still running: " + string(b)
+	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-	t.Errorf("%s: %s: child process %d of the plugin is still there %v after the plugin ended", ed.Kind, what, pid, childWait)
+	t.Errorf("%s: %s: child process %d of the plugin is still there %v after the plugin ended (child: %s; the plugin %d: %s)",
+		ed.Kind, what, pid, childWait, bytes.TrimSpace(child), plugin, state)
 }
 
 // kidsChildren starts two children of the plugin kids (one that ignores
@@ -86,7 +98,7 @@ func TestChildrenEndWithPlugin(t *testing.T) {
 				e.Close()
 			}
 			for _, c := range children {
-				waitChildGone(t, e, c, end)
+				waitChildGone(t, e, c, pid, end)
 			}
 			if gone(daemon) {
 				t.Errorf("%s: %s: the daemon %d in a session of its own has gone with the plugin", e.Kind, end, daemon)
