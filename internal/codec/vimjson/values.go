@@ -754,7 +754,8 @@ func fixNumbers(x any) any {
 
 // MaxSendDepth is how deeply Lists and Dicts may nest in a value sent to
 // Vim. Vim reads any depth, but its handling of a received value recurses
-// once per level (Vim 9.0, e2e TestValuesTooDeep): past about 58000 levels
-// it overflows a default 8 MB stack and crashes. The limit keeps room
-// below that.
+// once per level, so a deep enough value overflows Vim's stack and crashes
+// it (where, for the default stack: BENCHMARKS.md, the depth check of what
+// Vim encodes). The limit keeps room below that; e2e TestValuesTooDeep
+// checks both sides of it.
 const MaxSendDepth = 50000
