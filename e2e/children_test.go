@@ -22,7 +22,7 @@ const childWait = 10 * time.Second
 // waitChildGone waits until the plugin's child pid has exited, failing the
 // test after childWait (and killing it, so that it does not outlive the
 // test).
-func waitChildGone(t *testing.T, ed *editortest.Editor, pid, plugin int, what string) {
+func waitChildGone(t *testing.T, ed *editortest.Editor, pid, plugin int, log, what string) {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < childWait {
@@ -41,8 +41,13 @@ func waitChildGone(t *testing.T, ed *editortest.Editor, pid, plugin int, what st
 		state = "still running: " + string(b)
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-	t.Errorf("%s: %s: child process %d of the plugin is still there %v after the plugin ended (child: %s; the plugin %d: %s)",
-		ed.Kind, what, pid, childWait, bytes.TrimSpace(child), plugin, state)
+	// The end of the plugin's log says how far its exit went.
+	tail, _ := os.ReadFile(log)
+	if i := len(tail) - 4000; i > 0 {
+		tail = tail[i:]
+	}
+	t.Errorf("%s: %s: child process %d of the plugin is still there %v after the plugin ended (child: %s; the plugin %d: %s); the end of its log %s:\n%s",
+		ed.Kind, what, pid, childWait, bytes.TrimSpace(child), plugin, state, log, tail)
 }
 
 // kidsChildren starts two children of the plugin kids (one that ignores
@@ -77,6 +82,7 @@ func TestChildrenEndWithPlugin(t *testing.T) {
 			}
 			waitLoaded(t, e, "kids")
 			pid := pidOf(t, e, "kids")
+			log := e.MustEval(t, "vigor#_internal#conf#log_file('kids')").(string)
 			children, daemon := kidsChildren(t, e)
 			switch end {
 			case "reload":
@@ -98,7 +104,7 @@ func TestChildrenEndWithPlugin(t *testing.T) {
 				e.Close()
 			}
 			for _, c := range children {
-				waitChildGone(t, e, c, pid, end)
+				waitChildGone(t, e, c, pid, log, end)
 			}
 			if gone(daemon) {
 				t.Errorf("%s: %s: the daemon %d in a session of its own has gone with the plugin", e.Kind, end, daemon)
