@@ -1,5 +1,5 @@
 " The cost of the depth check on vigor#request()'s path on Vim (BENCHMARKS.md,
-" issue 16). From the repository's root:
+" "The depth check of what Vim encodes"). From the repository's root:
 "   vim -Nu NONE -es --cmd 'set rtp^=.' -S scripts/bench-depth.vim
 " Old is the request's encoding as a def function with a declared params
 " argument, Va the same with params as varargs, New Va with the check.

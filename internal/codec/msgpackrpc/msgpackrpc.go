@@ -469,7 +469,7 @@ func (c *Codec) encodeValue(v any, level int) error {
 
 // encodeOther is encodeValue for the values that the encoder writes. (A
 // switch of its own: more cases in encodeValue's slowed down every String
-// and List; BENCHMARKS.md, 2026-12-01.)
+// and List; BENCHMARKS.md, "Codecs, and the checks of values".)
 func (c *Codec) encodeOther(v any, level int) error {
 	switch x := v.(type) {
 	case uint64:

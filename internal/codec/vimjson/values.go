@@ -434,7 +434,8 @@ const (
 // x-lsb &^ x, has its top bit set for each byte of x that is 0; applied to
 // w-0x20, w^'"' and w^'\\'. It may say so for a plain byte after one that
 // is not, never the other way round.) Eight bytes at once keep the check
-// for UTF-8 from slowing appendString down (BENCHMARKS.md, 2026-12-01).
+// for UTF-8 from slowing appendString down (BENCHMARKS.md, "Codecs, and
+// the checks of values").
 func special(w uint64) bool {
 	below := (w - 0x20*lsb) &^ w
 	q := w ^ ('"' * lsb)
