@@ -348,9 +348,8 @@ type Nvim struct {
 	// BatchMode chooses how a batch runs: "" or "atomic" (nvim_call_atomic),
 	// "lua" (nvim_exec_lua) or "vimscript" (a legacy Vim script loop).
 	//
-	// nvim_call_atomic is deprecated, but it is the fastest (1.26 ms per
-	// 1000 calls against 1.37 for Lua and 3.5 for Vim script; BENCHMARKS.md)
-	// and the only fast one that keeps values exact: through Lua, an
+	// nvim_call_atomic is deprecated, but it is the fastest (BENCHMARKS.md,
+	// "Batches in the editors") and the only fast one that keeps values exact: through Lua, an
 	// integral Float comes back as a Number and a Blob as a String. If a
 	// Neovim drops it, the batch falls back to Lua.
 	BatchMode string
