@@ -44,6 +44,7 @@ fuzz:
 ## (--cpus 1).
 bench: vigor-bench
 	@env $(EDITORS) ./.cache/vigor-bench --editor all $(BENCHFLAGS)
+	@echo
 	@env $(EDITORS) ./.cache/vigor-bench --editor all --cpus 1 $(BENCHFLAGS)
 
 ## bench-smoke: a short run whose JSON must be well formed, with every
