@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -67,4 +68,40 @@ func editor(t *testing.T, env, name string) string {
 		t.Fatalf("%s not found (%v): scripts/setup-editors.sh installs it", name, err)
 	}
 	return p
+}
+
+// TestBuildLimitClientsCached: a second build with the same sources and
+// compiler finds the first one's binaries; another compiler command builds
+// anew, and a missing compiler says what to do.
+func TestBuildLimitClientsCached(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	first, err := BuildLimitClients(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(first["vim"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := BuildLimitClients(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info2, err := os.Stat(again["vim"])
+	if err != nil || again["vim"] != first["vim"] || !info2.ModTime().Equal(info.ModTime()) {
+		t.Fatalf("second build: %v %v (%v), want the first's %v", again, info2, err, first)
+	}
+	t.Setenv("CC", "cc -DVIGOR_BENCH_TEST")
+	other, err := BuildLimitClients(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other["vim"] == first["vim"] {
+		t.Fatalf("another compiler command reused %s", first["vim"])
+	}
+	t.Setenv("CC", "vigor-no-such-cc")
+	if _, err := BuildLimitClients(ctx, dir); err == nil || !strings.Contains(err.Error(), "no C compiler for the limit clients (vigor-no-such-cc, or $CC)") {
+		t.Fatalf("missing compiler: %v", err)
+	}
 }
