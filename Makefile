@@ -38,15 +38,19 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/msgpackrpc
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFrame$$' -fuzztime=$(FUZZTIME) ./internal/codec/vimjson
 
-## bench: the main job: vigor-bench in Vim and Neovim, against the baseline
-## client, with denops-benchmark's settings (size 64, count 1000, n 100).
+## bench: the main job: vigor-bench in Vim and Neovim, against the limit
+## clients (minimal C clients, built with $$CC or cc), with denops-benchmark's
+## settings (size 64, count 1000, n 100): on all CPUs, then on one
+## (--cpus 1).
 bench: vigor-bench
-	@env $(EDITORS) ./.cache/vigor-bench --editor all --baseline $(BENCHFLAGS)
+	@env $(EDITORS) ./.cache/vigor-bench --editor all $(BENCHFLAGS)
+	@echo
+	@env $(EDITORS) ./.cache/vigor-bench --editor all --cpus 1 $(BENCHFLAGS)
 
 ## bench-smoke: a short run whose JSON must be well formed, with every
 ## figure positive (CI runs it; it is not a speed gate).
 bench-smoke: vigor-bench
-	@env $(EDITORS) ./.cache/vigor-bench --editor all --baseline --n 5 --json > .cache/bench-smoke.json
+	@env $(EDITORS) ./.cache/vigor-bench --editor all --n 5 --json > .cache/bench-smoke.json
 	@python3 scripts/check-bench-json.py .cache/bench-smoke.json
 
 ## vigor-bench: the benchmark command (cmd/vigor-bench), in .cache.

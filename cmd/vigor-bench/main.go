@@ -1,9 +1,9 @@
 // Command vigor-bench is Vigor's main benchmark: it measures call() and
 // batch() in headless Vim and Neovim through the normal runtime, as
-// denops-benchmark does, and with -baseline a minimal client with no
-// framework in the same run (internal/bench, BENCHMARKS.md).
+// denops-benchmark does, and the same round trips made by minimal C
+// clients, the limit lines, in the same run (internal/bench, BENCHMARKS.md).
 //
-//	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-baseline] [-json]
+//	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-limit=false] [-cpus N] [-json]
 //
 // It is a command of its own, not part of the vigor command, which every
 // user's editor builds on first start.
@@ -33,10 +33,6 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	// The Vim baseline job is this program too (bench.Options.Self).
-	if len(args) > 0 && args[0] == bench.ClientCommand {
-		return runClient(args[1:], stderr)
-	}
 	return runBench(ctx, args, stdout, stderr)
 }
 
@@ -47,8 +43,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	size := fs.Int("size", 64, "characters per call")
 	count := fs.Int("count", 1000, "calls per iteration (and per batch)")
 	n := fs.Int("n", 100, "iterations")
-	baseline := fs.Bool("baseline", false, "also run a minimal client with no framework, and print Vigor/baseline")
-	rounds := fs.Int("rounds", 0, "with -baseline, split the n iterations into this many rounds that alternate\nVigor and the baseline, each in fresh editors (default: 10, or fewer when n is small)")
+	limit := fs.Bool("limit", true, "also run the limit clients (minimal C clients, built with $CC or cc),\nand print Vigor/limit")
+	rounds := fs.Int("rounds", 0, "with -limit, split the n iterations into this many rounds in which Vigor\nand the limit clients run in turns, each in fresh editors (default: 10, or fewer when n is small)")
+	cpus := fs.Int("cpus", 0, "run the editors and all their jobs on this many CPUs (the last ones), with taskset")
 	jsonOut := fs.Bool("json", false, "print one JSON object")
 	vimBin := fs.String("vim", envOr("VIGOR_TEST_VIM", "vim"), "the vim binary")
 	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")
@@ -71,8 +68,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vigor-bench: -editor is vim, nvim or all, not %q\n", *editor)
 		return 2
 	}
-	if *size < 0 || *count <= 0 || *n <= 0 || *rounds < 0 || *rounds > *n {
-		fmt.Fprintln(stderr, "vigor-bench: -count and -n must be positive, -size not negative, and -rounds at most -n")
+	if *size < 0 || *count <= 0 || *n <= 0 || *rounds < 0 || *rounds > *n || *cpus < 0 {
+		fmt.Fprintln(stderr, "vigor-bench: -count and -n must be positive, -size and -cpus not negative, and -rounds at most -n")
 		return 2
 	}
 	bins := map[string]*string{"vim": vimBin, "nvim": nvimBin}
@@ -91,14 +88,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "vigor-bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)
 		return 1
 	}
-	self, err := os.Executable()
+	limitCache, err := os.UserCacheDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "vigor-bench: %v\n", err)
 		return 1
 	}
 	opts := bench.Options{
 		Editors: editors, Vim: *vimBin, Nvim: *nvimBin, Root: *root, Cache: *cache,
-		Size: *size, Count: *count, N: *n, Baseline: *baseline, Rounds: *rounds, Self: self,
+		Size: *size, Count: *count, N: *n, Rounds: *rounds, CPUs: *cpus,
+		Limit: *limit, LimitCache: filepath.Join(limitCache, "vigor-bench"),
 		Progress: func(s string) { fmt.Fprintln(stderr, "vigor-bench: "+s) },
 	}
 	reps, err := bench.Run(ctx, opts)
@@ -114,24 +112,6 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 0
 	}
 	bench.WriteText(stdout, reps)
-	return 0
-}
-
-// runClient is the Vim baseline client; Vim starts it as a job.
-func runClient(args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vigor-bench "+bench.ClientCommand, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	size := fs.Int("size", 64, "")
-	count := fs.Int("count", 1000, "")
-	n := fs.Int("n", 100, "")
-	out := fs.String("out", "", "")
-	if err := fs.Parse(args); err != nil || *out == "" {
-		return 2
-	}
-	if err := bench.VimClient(os.Stdin, os.Stdout, *size, *count, *n, *out); err != nil {
-		fmt.Fprintf(stderr, "vigor-bench %s: %v\n", bench.ClientCommand, err)
-		return 1
-	}
 	return 0
 }
 

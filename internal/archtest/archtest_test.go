@@ -73,7 +73,7 @@ var rules = []rule{
 	{pkg: "vigortest", allow: []string{"", "internal/editortest", "internal/codec/msgpackrpc", "internal/protocol", "internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
 	{pkg: "cmd/vigor-bench", allow: []string{"internal/bench"}},
 	{pkg: "internal/benchstat"},
-	{pkg: "internal/bench", allow: []string{"internal/benchstat", "github.com/vmihailenco/msgpack/v5/..."}},
+	{pkg: "internal/bench", allow: []string{"internal/benchstat"}},
 	{pkg: "benchmark/vigor/vigor-benchmark", allow: []string{"", "internal/benchstat"}},
 	// The standard library: generated wrappers over the SDK's Caller, and
 	// their generators (which run the editors, so they may use os/exec).

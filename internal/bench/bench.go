@@ -1,24 +1,32 @@
 // Package bench is the benchmark of cmd/vigor-bench: it measures Vigor's call() and batch()
 // in real headless editors, loading the vigor-benchmark plugin through the
-// normal runtime (discovery, build, start), and, with Baseline, the same
-// round trips made by a minimal client with no framework, in the same run:
+// normal runtime (discovery, build, start), and, with Limit, the same
+// round trips made by minimal C clients (limit.go, limit/*.c), the limit
+// lines, in the same run:
 //
-//   - Vim: a job that speaks raw JSON channel commands on its stdio
-//     (`vigor-bench client`), with the batch as a Vim9 def loop;
-//   - Neovim: hand-written msgpack-RPC over `nvim --embed` stdio, from this
-//     process, with nvim_call_atomic for the batch.
+//   - Vim: a job on Vigor's own callback protocol to the runtime's channel
+//     callback (the limit of Vigor's protocol), and a job on Vim's channel
+//     command "call" (the limit of Vim's channel, with the batch as a Vim9
+//     def loop);
+//   - Neovim: a jobstart() rpc child, in Vigor's topology, and a client of
+//     `nvim --embed`, for reference; both speak msgpack-RPC as Vigor does
+//     (nvim_call_function, nvim_call_atomic for the batch).
 //
-// The baseline is the physical limit line: Vigor/baseline is the figure to
-// watch. Keep the baseline honest and simple.
+// Vigor over the limit of its own protocol is the figure to watch. Keep
+// the clients honest and simple.
 //
-// With a baseline, the n iterations are split into rounds that alternate
-// Vigor and the baseline (Vigor first in odd rounds, the baseline first in
-// even ones), each round in fresh editors, and the samples of all rounds
-// are pooled. On a shared VM the speed of a run depends on where the
-// scheduler happens to place the editor and the client (the same or
-// another CPU), and that placement tends to last for a whole process; one
-// run of each side would compare two draws of it. Rounds give both sides
-// the same mix of draws and the same drift over time.
+// With limits, the n iterations are split into rounds in which Vigor and
+// each limit client run in turns (the first of the turn moving by one
+// each round), each in fresh editors, and the samples of all rounds are
+// pooled. On a shared VM the speed of a run depends on where the scheduler
+// happens to place the editor and the client (the same or another CPU),
+// and that placement tends to last for a whole process; one run of each
+// side would compare two draws of it. Rounds give every side the same mix
+// of draws and the same drift over time.
+//
+// With CPUs, every editor and so every job it starts (the plugin, the
+// limit clients, the builds) runs under `taskset -c` on the last CPUs
+// that vigor-bench may use.
 package bench
 
 import (
@@ -29,34 +37,37 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vigorvim/vigor/internal/benchstat"
 )
 
-// ClientCommand is the argument with which Options.Self runs the Vim
-// baseline client (VimClient) on its stdio.
-const ClientCommand = "client"
-
 // Options configure a run.
 type Options struct {
-	Editors  []string // "vim", "nvim"
-	Vim      string   // the vim binary
-	Nvim     string   // the nvim binary
-	Root     string   // the Vigor checkout
-	Cache    string   // g:vigor#cache_dir; "" means the editor's default
-	Size     int
-	Count    int
-	N        int
-	Baseline bool
-	// Rounds splits N into this many alternating rounds (with Baseline);
-	// 0 means DefaultRounds, or fewer when N is small.
-	Rounds  int
-	Self    string        // this program, run as Self ClientCommand for the Vim baseline job
+	Editors []string // "vim", "nvim"
+	Vim     string   // the vim binary
+	Nvim    string   // the nvim binary
+	Root    string   // the Vigor checkout
+	Cache   string   // g:vigor#cache_dir; "" means the editor's default
+	Size    int
+	Count   int
+	N       int
+	// Limit runs the limit clients too, built into LimitCache.
+	Limit      bool
+	LimitCache string
+	// Rounds splits N into this many rounds of turns (with Limit); 0
+	// means DefaultRounds, or fewer when N is small.
+	Rounds int
+	// CPUs, if positive, runs the editors (and all their jobs) on that
+	// many CPUs, the last ones vigor-bench may use, with taskset.
+	CPUs    int
 	Timeout time.Duration // per editor run (one round); 0 means 5 minutes
 	// Progress, if set, gets a line of progress now and then.
 	Progress func(string)
+
+	cpuList string // taskset's list, for CPUs
 }
 
 // Pair is call() and batch() figures.
@@ -67,13 +78,23 @@ type Pair struct {
 
 // EditorReport is one editor's results.
 type EditorReport struct {
-	Editor   string `json:"editor"`
-	Version  string `json:"version"`
-	Vigor    Pair   `json:"vigor"`
-	Baseline *Pair  `json:"baseline,omitempty"`
+	Editor  string `json:"editor"`
+	Version string `json:"version"`
+	// CPUs is the list of CPUs the editors ran on (taskset -c), or "".
+	CPUs   string        `json:"cpus,omitempty"`
+	Vigor  Pair          `json:"vigor"`
+	Limits []LimitResult `json:"limits,omitempty"`
 }
 
-// DefaultRounds is how many alternating rounds a run with a baseline has.
+// LimitResult is the figures of one limit line.
+type LimitResult struct {
+	Name  string `json:"name"`
+	About string `json:"about"`
+	Same  bool   `json:"same_protocol"`
+	Pair
+}
+
+// DefaultRounds is how many rounds of turns a run with limits has.
 const DefaultRounds = 10
 
 // Run runs the benchmark for each editor in opts.
@@ -83,8 +104,23 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 		// instead of holding it (and CI) for long.
 		opts.Timeout = 5 * time.Minute
 	}
+	if opts.CPUs > 0 {
+		list, err := lastCPUs(opts.CPUs)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := exec.LookPath("taskset"); err != nil {
+			return nil, fmt.Errorf("--cpus needs taskset (util-linux): %w", err)
+		}
+		opts.cpuList = list
+	}
+	var clients LimitClients
 	rounds := 1
-	if opts.Baseline {
+	if opts.Limit {
+		var err error
+		if clients, err = BuildLimitClients(ctx, opts.LimitCache); err != nil {
+			return nil, err
+		}
 		rounds = opts.Rounds
 		if rounds == 0 {
 			rounds = min(DefaultRounds, max(1, opts.N/10))
@@ -97,53 +133,46 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 		if ed == "nvim" {
 			bin = opts.Nvim
 		}
-		rep := EditorReport{Editor: ed, Version: version(ed, bin)}
-		var vigor, base []Pair
+		rep := EditorReport{Editor: ed, Version: version(ed, bin), CPUs: opts.cpuList}
+		var limits []Limit
+		if opts.Limit {
+			limits = Limits(ed)
+		}
+		// samples[0] is Vigor's, samples[1+i] limits[i]'s, one Pair a round.
+		samples := make([][]Pair, 1+len(limits))
 		for r := 0; r < rounds; r++ {
 			o := opts
 			o.N = opts.N/rounds + btoi(r < opts.N%rounds)
-			runV := func() error {
+			steps := []func() error{func() error {
 				opts.progress("%s: vigor-benchmark through the Vigor runtime (size %d, count %d, n %d%s)",
 					ed, o.Size, o.Count, o.N, roundNote(r, rounds))
 				v, err := runVigor(ctx, ed, bin, o)
 				if err != nil {
 					return fmt.Errorf("%s: %w", ed, err)
 				}
-				vigor = append(vigor, v)
+				samples[0] = append(samples[0], v)
 				return nil
+			}}
+			for i, l := range limits {
+				steps = append(steps, func() error {
+					opts.progress("%s: limit client %s (n %d%s)", ed, l.Name, o.N, roundNote(r, rounds))
+					p, err := l.run(ctx, bin, clients[ed], o)
+					if err != nil {
+						return fmt.Errorf("%s limit client %s: %w", ed, l.Name, err)
+					}
+					samples[1+i] = append(samples[1+i], p)
+					return nil
+				})
 			}
-			runB := func() error {
-				opts.progress("%s: baseline client (n %d%s)", ed, o.N, roundNote(r, rounds))
-				var b Pair
-				var err error
-				if ed == "vim" {
-					b, err = runVimBaseline(ctx, bin, o)
-				} else {
-					b, err = runNvimBaseline(ctx, bin, o)
-				}
-				if err != nil {
-					return fmt.Errorf("%s baseline: %w", ed, err)
-				}
-				base = append(base, b)
-				return nil
-			}
-			steps := []func() error{runV}
-			if opts.Baseline {
-				steps = append(steps, runB)
-				if r%2 == 1 {
-					steps[0], steps[1] = steps[1], steps[0]
-				}
-			}
-			for _, step := range steps {
-				if err := step(); err != nil {
+			for k := range steps {
+				if err := steps[(k+r)%len(steps)](); err != nil {
 					return out, err
 				}
 			}
 		}
-		rep.Vigor = pool(vigor, opts)
-		if opts.Baseline {
-			b := pool(base, opts)
-			rep.Baseline = &b
+		rep.Vigor = pool(samples[0], opts)
+		for i, l := range limits {
+			rep.Limits = append(rep.Limits, LimitResult{Name: l.Name, About: l.About, Same: l.Same, Pair: pool(samples[1+i], opts)})
 		}
 		out = append(out, rep)
 	}
@@ -213,12 +242,12 @@ func runVigor(ctx context.Context, editor, bin string, o Options) (Pair, error) 
 		fmt.Fprintf(&script, "let g:vigor#cache_dir = %s\n", vimString(o.Cache))
 	}
 	fmt.Fprintf(&script, "let g:vigor_bench_out = %s\n", vimString(out))
-	fmt.Fprintf(&script, "autocmd User VigorPluginPost:vigor-benchmark call vigor_benchmark#start({'size': %d, 'count': %d, 'n': %d})\n",
+	fmt.Fprintf(&script, "autocmd User VigorPluginPost:vigor-benchmark call vigor_benchmark#start({'size': %d, 'count': %d, 'n': %d, 'progress': v:false})\n",
 		o.Size, o.Count, o.N)
 	script.WriteString("autocmd User VigorBenchmarkDone call writefile([json_encode(g:vigor_benchmark_result)], g:vigor_bench_out) | qa!\n")
 	script.WriteString("autocmd User VigorPluginFail:vigor-benchmark call writefile([json_encode({'error': vigor#_internal#plugin#get('vigor-benchmark').error})], g:vigor_bench_out) | qa!\n")
 	script.WriteString("runtime plugin/vigor.vim\nruntime plugin/vigor_benchmark.vim\n")
-	if err := runEditor(ctx, editor, bin, dir, script.String(), o.Timeout, nil); err != nil {
+	if err := runEditor(ctx, editor, bin, dir, script.String(), o, nil); err != nil {
 		return Pair{}, err
 	}
 	return readPair(out)
@@ -244,18 +273,18 @@ func readPair(path string) (Pair, error) {
 
 // runEditor runs a headless editor that sources script, and waits until it
 // quits. Vim in Ex mode reads commands from stdin, so stdin stays open.
-func runEditor(ctx context.Context, editor, bin, dir, script string, timeout time.Duration, env []string) error {
+func runEditor(ctx context.Context, editor, bin, dir, script string, o Options, env []string) error {
 	path := filepath.Join(dir, "script.vim")
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	var cmd *exec.Cmd
 	if editor == "vim" {
-		cmd = exec.CommandContext(ctx, bin, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", "source "+path)
+		cmd = o.command(ctx, bin, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", "source "+path)
 	} else {
-		cmd = exec.CommandContext(ctx, bin, "--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "source "+path)
+		cmd = o.command(ctx, bin, "--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "source "+path)
 	}
 	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
@@ -278,4 +307,59 @@ func escapeRTP(d string) string {
 	d = strings.ReplaceAll(d, `\`, `\\`)
 	d = strings.ReplaceAll(d, ",", `\,`)
 	return strings.ReplaceAll(d, " ", `\ `)
+}
+
+// command is exec.CommandContext, under taskset with CPUs.
+func (o Options) command(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	if o.cpuList == "" {
+		return exec.CommandContext(ctx, bin, args...)
+	}
+	return exec.CommandContext(ctx, "taskset", append([]string{"-c", o.cpuList, bin}, args...)...)
+}
+
+// lastCPUs returns the last n of the CPUs this process may run on
+// (Cpus_allowed_list in /proc/self/status), as a list for taskset -c.
+func lastCPUs(n int) (string, error) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "", fmt.Errorf("--cpus: %w", err)
+	}
+	var allowed []int
+	for _, line := range strings.Split(string(data), "\n") {
+		list, ok := strings.CutPrefix(line, "Cpus_allowed_list:")
+		if !ok {
+			continue
+		}
+		if allowed, err = parseCPUList(strings.TrimSpace(list)); err != nil {
+			return "", fmt.Errorf("--cpus: %w", err)
+		}
+	}
+	if n > len(allowed) {
+		return "", fmt.Errorf("--cpus %d: only %d CPUs to run on", n, len(allowed))
+	}
+	parts := make([]string, n)
+	for i, c := range allowed[len(allowed)-n:] {
+		parts[i] = strconv.Itoa(c)
+	}
+	return strings.Join(parts, ","), nil
+}
+
+// parseCPUList reads a list such as "0-3,6,8-9".
+func parseCPUList(s string) ([]int, error) {
+	var cpus []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || b < a {
+			return nil, fmt.Errorf("cannot read the CPU list %q", s)
+		}
+		for c := a; c <= b; c++ {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
 }

@@ -8,44 +8,71 @@ import (
 	"github.com/vigorvim/vigor/internal/benchstat"
 )
 
-// The targets: Vigor's figure over the baseline's, in the same run.
+// The targets: Vigor's figure over the limit of its own protocol, in the
+// same run.
 const (
-	TargetCall  = 0.85
+	TargetCall  = 0.90
 	TargetBatch = 0.90
 )
 
-// Ratios returns Vigor/baseline ops/ms for call and batch.
-func (r EditorReport) Ratios() (call, batch float64) {
-	if r.Baseline == nil || r.Baseline.Call.Opms == 0 || r.Baseline.Batch.Opms == 0 {
+// Ratios returns Vigor/limit ops/ms for call and batch.
+func (r EditorReport) Ratios(l LimitResult) (call, batch float64) {
+	if l.Call.Opms == 0 || l.Batch.Opms == 0 {
 		return 0, 0
 	}
-	return r.Vigor.Call.Opms / r.Baseline.Call.Opms, r.Vigor.Batch.Opms / r.Baseline.Batch.Opms
+	return r.Vigor.Call.Opms / l.Call.Opms, r.Vigor.Batch.Opms / l.Batch.Opms
+}
+
+// Same returns the limit of Vigor's own protocol, if it ran.
+func (r EditorReport) Same() (LimitResult, bool) {
+	for _, l := range r.Limits {
+		if l.Same {
+			return l, true
+		}
+	}
+	return LimitResult{}, false
+}
+
+func cpusNote(list string) string {
+	if list == "" {
+		return "all CPUs"
+	}
+	return "taskset -c " + list
 }
 
 // WriteText prints the reports as denops-benchmark does, one block per
-// editor, with the ratios to the baseline.
+// editor, with the ratios to each limit line.
 func WriteText(w io.Writer, reps []EditorReport) {
 	for i, r := range reps {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "== %s: %s\n", r.Editor, r.Version)
+		fmt.Fprintf(w, "== %s: %s (%s)\n", r.Editor, r.Version, cpusNote(r.CPUs))
 		c := r.Vigor.Call
 		lines := benchstat.Info(c.Size, c.Count, c.N)
 		lines = append(lines, r.Vigor.Call.Lines("vigor call()")...)
 		lines = append(lines, r.Vigor.Batch.Lines("vigor batch()")...)
-		if r.Baseline != nil {
-			lines = append(lines, r.Baseline.Call.Lines("baseline call()")...)
-			lines = append(lines, r.Baseline.Batch.Lines("baseline batch()")...)
+		for _, l := range r.Limits {
+			lines = append(lines, fmt.Sprintf("limit %s: %s", l.Name, l.About))
+			lines = append(lines, l.Call.Lines("limit "+l.Name+" call()")...)
+			lines = append(lines, l.Batch.Lines("limit "+l.Name+" batch()")...)
 		}
 		for _, l := range lines {
 			fmt.Fprintln(w, l)
 		}
-		if r.Baseline != nil {
-			call, batch := r.Ratios()
-			fmt.Fprintf(w, "vigor/baseline (ops/ms)\n  call:    %.2f (target %.2f)\n  batch:   %.2f (target %.2f)\n",
-				call, TargetCall, batch, TargetBatch)
+		if len(r.Limits) == 0 {
+			continue
 		}
+		fmt.Fprintf(w, "vigor/limit (ops/ms)        call   batch\n")
+		for _, l := range r.Limits {
+			call, batch := r.Ratios(l)
+			name := l.Name
+			if l.Same {
+				name += " (same protocol)"
+			}
+			fmt.Fprintf(w, "  %-24s %5.2f  %5.2f\n", name, call, batch)
+		}
+		fmt.Fprintf(w, "  target (same protocol)   %5.2f  %5.2f\n", TargetCall, TargetBatch)
 	}
 }
 
@@ -58,20 +85,25 @@ type jsonFigures struct {
 	MedianMs   float64 `json:"median_ms"`
 }
 
-type jsonPair struct {
-	Call  jsonFigures `json:"call"`
-	Batch jsonFigures `json:"batch"`
+type jsonLimit struct {
+	About string             `json:"about"`
+	Same  bool               `json:"same_protocol"`
+	Call  jsonFigures        `json:"call"`
+	Batch jsonFigures        `json:"batch"`
+	Ratio map[string]float64 `json:"ratio"`
 }
 
 type jsonEditor struct {
-	Version  string             `json:"version"`
-	Size     int                `json:"size"`
-	Count    int                `json:"count"`
-	N        int                `json:"n"`
-	Call     jsonFigures        `json:"call"`
-	Batch    jsonFigures        `json:"batch"`
-	Baseline *jsonPair          `json:"baseline,omitempty"`
-	Ratio    map[string]float64 `json:"ratio,omitempty"`
+	Version string                `json:"version"`
+	CPUs    string                `json:"cpus"`
+	Size    int                   `json:"size"`
+	Count   int                   `json:"count"`
+	N       int                   `json:"n"`
+	Call    jsonFigures           `json:"call"`
+	Batch   jsonFigures           `json:"batch"`
+	Limits  map[string]*jsonLimit `json:"limits,omitempty"`
+	Limit   string                `json:"limit,omitempty"`
+	Ratio   map[string]float64    `json:"ratio,omitempty"`
 }
 
 func figures(r benchstat.Result) jsonFigures {
@@ -80,17 +112,25 @@ func figures(r benchstat.Result) jsonFigures {
 }
 
 // WriteJSON prints one JSON object: for each editor that ran, under "vim"
-// or "nvim", "call" and "batch" (each with "opms" and "opms_stderr"), and
-// with a baseline, "baseline" of the same shape and "ratio".
+// or "nvim", "cpus" (taskset's list, or "" for all), Vigor's "call" and
+// "batch" (each with "opms" and "opms_stderr"), and with limits,
+// "limits" (by name: "call", "batch" and Vigor's "ratio" to it), "limit"
+// (the name of the one of Vigor's protocol) and "ratio" (Vigor's to it).
 func WriteJSON(w io.Writer, reps []EditorReport) error {
 	out := map[string]jsonEditor{}
 	for _, r := range reps {
-		e := jsonEditor{Version: r.Version, Size: r.Vigor.Call.Size, Count: r.Vigor.Call.Count, N: r.Vigor.Call.N,
+		e := jsonEditor{Version: r.Version, CPUs: r.CPUs, Size: r.Vigor.Call.Size, Count: r.Vigor.Call.Count, N: r.Vigor.Call.N,
 			Call: figures(r.Vigor.Call), Batch: figures(r.Vigor.Batch)}
-		if r.Baseline != nil {
-			e.Baseline = &jsonPair{Call: figures(r.Baseline.Call), Batch: figures(r.Baseline.Batch)}
-			call, batch := r.Ratios()
-			e.Ratio = map[string]float64{"call": call, "batch": batch}
+		for _, l := range r.Limits {
+			if e.Limits == nil {
+				e.Limits = map[string]*jsonLimit{}
+			}
+			call, batch := r.Ratios(l)
+			ratio := map[string]float64{"call": call, "batch": batch}
+			e.Limits[l.Name] = &jsonLimit{About: l.About, Same: l.Same, Call: figures(l.Call), Batch: figures(l.Batch), Ratio: ratio}
+			if l.Same {
+				e.Limit, e.Ratio = l.Name, ratio
+			}
 		}
 		out[r.Editor] = e
 	}

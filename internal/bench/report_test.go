@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,12 +12,21 @@ import (
 
 func TestReports(t *testing.T) {
 	vig := Pair{Call: benchstat.NewResult(64, 1000, []float64{50, 50}), Batch: benchstat.NewResult(64, 1000, []float64{4, 4})}
-	base := Pair{Call: benchstat.NewResult(64, 1000, []float64{40, 40}), Batch: benchstat.NewResult(64, 1000, []float64{4, 4})}
-	reps := []EditorReport{{Editor: "vim", Version: "VIM 9.0", Vigor: vig, Baseline: &base}, {Editor: "nvim", Version: "NVIM v0.11.4", Vigor: vig}}
+	same := Pair{Call: benchstat.NewResult(64, 1000, []float64{40, 40}), Batch: benchstat.NewResult(64, 1000, []float64{4, 4})}
+	other := Pair{Call: benchstat.NewResult(64, 1000, []float64{25, 25}), Batch: benchstat.NewResult(64, 1000, []float64{2, 2})}
+	reps := []EditorReport{
+		{Editor: "vim", Version: "VIM 9.0", CPUs: "1", Vigor: vig, Limits: []LimitResult{
+			{Name: "callback", About: "C job", Same: true, Pair: same},
+			{Name: "command", About: "C job too", Pair: other},
+		}},
+		{Editor: "nvim", Version: "NVIM v0.11.4", Vigor: vig},
+	}
 	var text bytes.Buffer
 	WriteText(&text, reps)
-	for _, want := range []string{"== vim: VIM 9.0\ninfo\n  size:   64 bytes\n  count:  1000\n  n:      2\nvigor call()\n",
-		"baseline batch()\n", "vigor/baseline (ops/ms)\n  call:    0.80 (target 0.85)\n  batch:   1.00 (target 0.90)\n", "== nvim: NVIM v0.11.4"} {
+	for _, want := range []string{"== vim: VIM 9.0 (taskset -c 1)\ninfo\n  size:   64 bytes\n  count:  1000\n  n:      2\nvigor call()\n",
+		"limit callback: C job\nlimit callback call()\n", "limit command batch()\n",
+		"vigor/limit (ops/ms)        call   batch\n  callback (same protocol)  0.80   1.00\n  command                   0.50   0.50\n  target (same protocol)    0.90   0.90\n",
+		"== nvim: NVIM v0.11.4 (all CPUs)"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
@@ -25,25 +35,43 @@ func TestReports(t *testing.T) {
 	if err := WriteJSON(&js, reps); err != nil {
 		t.Fatal(err)
 	}
-	var got map[string]struct {
-		Call     map[string]float64 `json:"call"`
-		Batch    map[string]float64 `json:"batch"`
-		Baseline *struct {
-			Call  map[string]float64 `json:"call"`
-			Batch map[string]float64 `json:"batch"`
-		} `json:"baseline"`
+	type figs struct {
+		Call  map[string]float64 `json:"call"`
+		Batch map[string]float64 `json:"batch"`
 		Ratio map[string]float64 `json:"ratio"`
+	}
+	var got map[string]struct {
+		figs
+		CPUs   *string          `json:"cpus"`
+		Limits map[string]*figs `json:"limits"`
+		Limit  string           `json:"limit"`
 	}
 	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got["vim"].Call["opms"] != 20 || got["vim"].Baseline.Call["opms"] != 25 || got["vim"].Ratio["call"] != 0.8 {
-		t.Errorf("vim: %+v", got["vim"])
+	vim := got["vim"]
+	if vim.Call["opms"] != 20 || vim.Limits["callback"].Call["opms"] != 25 || vim.Ratio["call"] != 0.8 ||
+		vim.Limit != "callback" || vim.Limits["command"].Ratio["batch"] != 0.5 || vim.CPUs == nil || *vim.CPUs != "1" {
+		t.Errorf("vim: %s", js.String())
 	}
-	if _, ok := got["vim"].Batch["opms_stderr"]; !ok {
+	if _, ok := vim.Batch["opms_stderr"]; !ok {
 		t.Errorf("no opms_stderr: %s", js.String())
 	}
-	if got["nvim"].Baseline != nil {
-		t.Errorf("nvim has a baseline: %s", js.String())
+	if got["nvim"].Limits != nil || got["nvim"].Limit != "" || got["nvim"].CPUs == nil {
+		t.Errorf("nvim: %s", js.String())
+	}
+}
+
+func TestParseCPUList(t *testing.T) {
+	for in, want := range map[string]string{"0": "[0]", "0-1": "[0 1]", "0,2-4,7": "[0 2 3 4 7]"} {
+		got, err := parseCPUList(in)
+		if err != nil || fmt.Sprint(got) != want {
+			t.Errorf("parseCPUList(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "a", "3-1", "1-"} {
+		if _, err := parseCPUList(bad); err == nil {
+			t.Errorf("parseCPUList(%q) did not fail", bad)
+		}
 	}
 }

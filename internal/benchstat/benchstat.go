@@ -13,7 +13,7 @@ import (
 
 // WarmUp is how many untimed runs of each workload come before the timed
 // ones, on both sides of a comparison (the vigor-benchmark plugin and the
-// baseline clients): they warm up caches, buffers and the Go runtime.
+// limit clients): they warm up caches, buffers and the Go runtime.
 const WarmUp = 3
 
 // Stats summarises samples.

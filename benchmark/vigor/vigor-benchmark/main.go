@@ -52,7 +52,7 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 		return nil, err
 	}
 	width = min(80, width) / 2
-	// The payload is made an any once, as the baselines make their request
+	// The payload is made an any once, as the limit clients make their request
 	// once: a string becomes an any through an allocation, which every
 	// call would otherwise make.
 	var data any = strings.Repeat(".", o.Size)
@@ -98,7 +98,7 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 
 // bench runs f n times and returns each run's time in ms. Between runs
 // (outside the timing) it draws the progress bar. First come
-// benchstat.WarmUp untimed runs, as in the baseline.
+// benchstat.WarmUp untimed runs, as in the limit clients.
 func bench(ctx context.Context, p *vigor.Plugin, o Options, title string, width int, f func() error) ([]float64, error) {
 	for range benchstat.WarmUp {
 		if err := f(); err != nil {

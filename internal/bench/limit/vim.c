@@ -1,0 +1,117 @@
+/*
+ * The Vim limit clients: a job with {'mode': 'json'} on Vim's channel
+ * (limit.h has the rest). PROTOCOL is
+ *
+ *   command   Vim's channel command "call":
+ *               ["call", "vigor_benchmark#discard", [DATA], -ID]  ->  [-ID, 0]
+ *             and for the batch the Vim9 loop g:VigorBenchBatch(calls):
+ *               ["call", "VigorBenchBatch", [[[fn, [DATA]], ...]], -ID]  ->  [-ID, [0, ...]]
+ *   callback  Vigor's own protocol, to the runtime's channel callback
+ *             (vigor#_internal#api#vim#on_call), as a Vigor plugin in
+ *             Ex mode sends it, with the runtime's batch helper:
+ *               [0, [-ID, "vigor_benchmark#discard", [DATA]]]  ->  [-ID, [0, null]]
+ *               [0, [-ID, "vigor#_internal#api#vim#batch", [[[fn, [DATA]], ...]]]]
+ *                 ->  [-ID, [[[0, ...], null], null]]
+ *
+ * As Vigor's writer does, it makes the pipe to Vim 1 MiB long, so that a
+ * batch reaches Vim whole (Vim parses a JSON message again from its start
+ * each time more of it arrives).
+ */
+#include "limit.h"
+
+/* A JSON message ends where its outer list closes. */
+static size_t frame(const char *p, size_t n, size_t *lead)
+{
+	size_t i = 0;
+	while (i < n && (p[i] == '\n' || p[i] == '\r' || p[i] == ' '))
+		i++;
+	if (i > 0) {
+		*lead = i;
+		return 0;
+	}
+	int depth = 0, str = 0;
+	for (; i < n; i++) {
+		char c = p[i];
+		if (str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				str = 0;
+		} else if (c == '"') {
+			str = 1;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if (c == ']' || c == '}') {
+			if (--depth == 0)
+				return i + 1;
+		}
+	}
+	return 0;
+}
+
+static void encode_id(struct idtext *t, long id)
+{
+	t->len = (size_t)snprintf(t->p, sizeof t->p, "%ld", id);
+}
+
+static void setup(struct protocol *p, const char *name, const char *data, int count)
+{
+	int callback;
+	if (strcmp(name, "command") == 0)
+		callback = 0;
+	else if (strcmp(name, "callback") == 0)
+		callback = 1;
+	else
+		die("unknown protocol %s (want command or callback)", name);
+	fcntl(1, F_SETPIPE_SZ, 1 << 20);
+
+	struct buf call = {0}, calls = {0};
+	puts_(&call, "\"" DISCARD "\",[\"");
+	puts_(&call, data);
+	puts_(&call, "\"]");
+	putc_(&calls, '[');
+	for (int i = 0; i < count; i++) {
+		if (i)
+			putc_(&calls, ',');
+		putc_(&calls, '[');
+		put(&calls, call.p, call.len);
+		putc_(&calls, ']');
+	}
+	putc_(&calls, ']');
+	struct buf zeros = {0};
+	for (int i = 0; i < count; i++)
+		puts_(&zeros, i ? ",0" : "0");
+
+	if (callback) {
+		puts_(&p->call.before, "[0,[-");
+		puts_(&p->call.after, ",");
+		put(&p->call.after, call.p, call.len);
+		puts_(&p->call.after, "]]\n");
+		puts_(&p->call_reply.before, "[-");
+		puts_(&p->call_reply.after, ",[0,null]]");
+		puts_(&p->batch.before, "[0,[-");
+		puts_(&p->batch.after, ",\"vigor#_internal#api#vim#batch\",[");
+		put(&p->batch.after, calls.p, calls.len);
+		puts_(&p->batch.after, "]]]\n");
+		puts_(&p->batch_reply.before, "[-");
+		puts_(&p->batch_reply.after, ",[[[");
+		put(&p->batch_reply.after, zeros.p, zeros.len);
+		puts_(&p->batch_reply.after, "],null],null]]");
+	} else {
+		puts_(&p->call.before, "[\"call\",");
+		put(&p->call.before, call.p, call.len);
+		puts_(&p->call.before, ",-");
+		puts_(&p->call.after, "]\n");
+		puts_(&p->call_reply.before, "[-");
+		puts_(&p->call_reply.after, ",0]");
+		puts_(&p->batch.before, "[\"call\",\"VigorBenchBatch\",[");
+		put(&p->batch.before, calls.p, calls.len);
+		puts_(&p->batch.before, "],-");
+		puts_(&p->batch.after, "]\n");
+		puts_(&p->batch_reply.before, "[-");
+		puts_(&p->batch_reply.after, ",[");
+		put(&p->batch_reply.after, zeros.p, zeros.len);
+		puts_(&p->batch_reply.after, "]]");
+	}
+	puts_(&p->quit.before, "[\"ex\",\"qa!\"]\n");
+}
