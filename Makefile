@@ -8,7 +8,7 @@ GO ?= go
 FUZZTIME ?= 150000x
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor-bench
+.PHONY: test check vet unit fuzz demo editors bench bench-startup bench-smoke vigor-bench
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
@@ -42,6 +42,12 @@ fuzz:
 ## client, with denops-benchmark's settings (size 64, count 1000, n 100).
 bench: vigor-bench
 	@env $(EDITORS) ./.cache/vigor-bench --editor all --baseline $(BENCHFLAGS)
+
+## bench-startup: startup as a user sees it (vigor-bench -startup): ms to
+## STARTED in a terminal with a normal vimrc, the editor alone against Vigor
+## with 0, 1, 10 eager and 10 lazy plugins, and the first answer.
+bench-startup: vigor-bench
+	@env $(EDITORS) ./.cache/vigor-bench --startup --editor all $(BENCHFLAGS)
 
 ## bench-smoke: a short run whose JSON must be well formed, with every
 ## figure positive (CI runs it; it is not a speed gate).

@@ -1,9 +1,11 @@
 // Command vigor-bench is Vigor's main benchmark: it measures call() and
 // batch() in headless Vim and Neovim through the normal runtime, as
 // denops-benchmark does, and with -baseline a minimal client with no
-// framework in the same run (internal/bench, BENCHMARKS.md).
+// framework in the same run (internal/bench, BENCHMARKS.md). With -startup
+// it measures startup in a terminal instead (internal/bench/startup.go).
 //
 //	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-baseline] [-json]
+//	vigor-bench -startup [-editor vim|nvim|all] [-n N] [-json]
 //
 // It is a command of its own, not part of the vigor command, which every
 // user's editor builds on first start.
@@ -54,6 +56,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")
 	root := fs.String("root", "", "the Vigor checkout (default: the one this command was built from)")
 	cache := fs.String("cache", "", "g:vigor#cache_dir for the editors (default: their own)")
+	startup := fs.Bool("startup", false, "measure startup in a terminal instead (startup.go; -n is the rounds, default 7)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -86,6 +89,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *root == "" {
 		*root = sourceRoot()
+	}
+	if *startup {
+		return runStartup(ctx, fs, editors, *vimBin, *nvimBin, *root, *jsonOut, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(*root, "benchmark", "vigor", "vigor-benchmark")); err != nil {
 		fmt.Fprintf(stderr, "vigor-bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)
