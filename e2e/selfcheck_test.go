@@ -125,8 +125,10 @@ func TestVigorCommandRebuiltAfterSourceChange(t *testing.T) {
 // the command is "fresh" for the command itself. Otherwise every start
 // would make its list again.
 func TestVigorSourcesAgree(t *testing.T) {
-	each(t, editortest.Options{}, func(t *testing.T, ed *editortest.Editor) {
-		ed.WaitFor(t, "vigor#_internal#bootstrap#is_ready()", coldBuild)
+	each(t, editortest.Options{RTP: []string{hello()}}, func(t *testing.T, ed *editortest.Editor) {
+		// A build checks the command (and gets the checkout's if it was
+		// not); a start without one leaves it as it found it.
+		waitLoadedWithin(t, ed, "hello", coldBuild)
 		exe := ed.MustEval(t, "vigor#_internal#bootstrap#vigor()").(string)
 		list := filepath.Join(filepath.Dir(exe), "sources")
 		cmd := exec.Command(exe, "build", "-json", "-cache", t.TempDir(), "-sdk", editortest.Root(), "-self", list,

@@ -47,8 +47,8 @@ function! s:start_due(_timer) abort
   call vigor#_internal#bootstrap#start()
 endfunction
 
-" Starts the runtime if its start is due (after defer()); at once when
-" plugin/vigor.vim is sourced after VimEnter (due).
+" Starts the runtime if its start is due (after defer()); with an argument,
+" at once (plugin/vigor.vim sourced after VimEnter).
 function! vigor#_internal#bootstrap#start(...) abort
   if !s:due && !a:0
     return
