@@ -8,7 +8,7 @@ GO ?= go
 FUZZTIME ?= 150000x
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit fuzz demo editors bench bench-startup bench-smoke vigor-bench
+.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor-bench
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
@@ -46,6 +46,7 @@ bench: vigor-bench
 ## bench-startup: startup as a user sees it (vigor-bench -startup): ms to
 ## STARTED in a terminal with a normal vimrc, the editor alone against Vigor
 ## with 0, 1, 10 eager and 10 lazy plugins, and the first answer.
+.PHONY: bench-startup
 bench-startup: vigor-bench
 	@env $(EDITORS) ./.cache/vigor-bench --startup --editor all $(BENCHFLAGS)
 

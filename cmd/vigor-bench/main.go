@@ -1,11 +1,9 @@
 // Command vigor-bench is Vigor's main benchmark: it measures call() and
 // batch() in headless Vim and Neovim through the normal runtime, as
 // denops-benchmark does, and with -baseline a minimal client with no
-// framework in the same run (internal/bench, BENCHMARKS.md). With -startup
-// it measures startup in a terminal instead (internal/bench/startup.go).
+// framework in the same run (internal/bench, BENCHMARKS.md).
 //
 //	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-baseline] [-json]
-//	vigor-bench -startup [-editor vim|nvim|all] [-n N] [-json]
 //
 // It is a command of its own, not part of the vigor command, which every
 // user's editor builds on first start.

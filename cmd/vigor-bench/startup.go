@@ -10,14 +10,19 @@ import (
 	"github.com/vigorvim/vigor/internal/bench"
 )
 
-// runStartup is vigor-bench -startup: the startup measurement of
-// internal/bench (startup.go), with -n rounds (default 7). Its plugins,
-// vimrc files and warm cache are kept in the checkout's .cache.
+// runStartup is vigor-bench -startup, which measures startup in a terminal
+// instead of the calls:
+//
+//	vigor-bench -startup [-editor vim|nvim|all] [-n N] [-json]
+//
+// It is the startup measurement of internal/bench (startup.go), with -n
+// rounds (default 7). Its plugins, vimrc files and warm cache are kept in
+// the checkout's .cache.
 func runStartup(ctx context.Context, fs *flag.FlagSet, editors []string, vim, nvim, root string, jsonOut bool, stdout, stderr io.Writer) int {
 	n := 7
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "n" {
-			fmt.Sscan(f.Value.String(), &n)
+			n = f.Value.(flag.Getter).Get().(int)
 		}
 	})
 	opts := bench.StartupOptions{
