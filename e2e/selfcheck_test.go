@@ -141,3 +141,14 @@ func TestVigorSourcesAgree(t *testing.T) {
 		}
 	})
 }
+
+// Vigor starts after VimEnter, from a timer; a request from a VimEnter
+// handler that runs before Vigor's (one the vimrc defines) starts it, and
+// gets its answer.
+func TestRequestFromVimEnter(t *testing.T) {
+	opts := editortest.Options{RTP: []string{hello()},
+		Cmds: []string{"autocmd VimEnter * let g:venter = vigor#request('hello', 'greet', ['VimEnter'])"}}
+	each(t, opts, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "get(g:, 'venter', '') ==# 'Hello, VimEnter!'", coldBuild)
+	})
+}

@@ -5,8 +5,8 @@ let s:root = expand('<sfile>:p:h:h:h:h')
 let s:state = 'none'   " none | building | ready | failed
 let s:error = ''
 let s:vigor = ''
-" 1 from VimEnter until the start has begun: the start is due (defer()).
-let s:due = 0
+" 1 once the start has begun (start()).
+let s:begun = 0
 " 1 once this editor knows that s:vigor is built from the sources in the
 " checkout now: it listed them (s:scan), or the command said "fresh".
 let s:checked = 0
@@ -37,9 +37,9 @@ endfunction
 
 " At VimEnter: nothing of the start is needed for the first screen, so it
 " runs from a timer, right after it (or as soon as something asks for a
-" plugin: plugin#get() and the like call start()).
+" plugin: plugin#get() and the like call start(), also from a VimEnter
+" handler that runs before this one).
 function! vigor#_internal#bootstrap#defer() abort
-  let s:due = 1
   call timer_start(0, function('s:start_due'))
 endfunction
 
@@ -47,13 +47,14 @@ function! s:start_due(_timer) abort
   call vigor#_internal#bootstrap#start()
 endfunction
 
-" Starts the runtime if its start is due (after defer()); with an argument,
+" Starts the runtime once: from VimEnter on, if plugin/vigor.vim set its
+" VimEnter handler (it passed its checks before startup); with an argument,
 " at once (plugin/vigor.vim sourced after VimEnter).
 function! vigor#_internal#bootstrap#start(...) abort
-  if !s:due && !a:0
+  if s:begun || !a:0 && !(v:vim_did_enter && exists('#vigor_startup#VimEnter'))
     return
   endif
-  let s:due = 0
+  let s:begun = 1
   if vigor#_internal#conf#get('disabled') || s:state !=# 'none'
     return
   endif

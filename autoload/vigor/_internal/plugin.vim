@@ -67,8 +67,9 @@ function! vigor#_internal#plugin#name_error(name) abort
 endfunction
 
 " Returns the registry entry of name, or {}. Here and in all() and state(),
-" the registry is filled first if the start is due (bootstrap#defer()):
-" something asks for a plugin before the timer that starts the runtime.
+" the registry is filled first if the runtime has not started yet after
+" VimEnter (bootstrap#defer()): something asks for a plugin before the
+" timer that starts it.
 function! vigor#_internal#plugin#get(name) abort
   call vigor#_internal#bootstrap#start()
   return get(s:plugins, a:name, {})
