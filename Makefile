@@ -47,6 +47,13 @@ bench: vigor-bench
 	@echo
 	@env $(EDITORS) ./.cache/vigor-bench --editor all --cpus 1 $(BENCHFLAGS)
 
+## bench-startup: startup as a user sees it (vigor-bench -startup): ms to
+## STARTED in a terminal with a normal vimrc, the editor alone against Vigor
+## with 0, 1, 10 eager and 10 lazy plugins, and the first answer.
+.PHONY: bench-startup
+bench-startup: vigor-bench
+	@env $(EDITORS) ./.cache/vigor-bench --startup --editor all $(BENCHFLAGS)
+
 ## bench-smoke: a short run whose JSON must be well formed, with every
 ## figure positive (CI runs it; it is not a speed gate).
 bench-smoke: vigor-bench

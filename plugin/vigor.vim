@@ -52,7 +52,7 @@ augroup END
 " plugin/ file is found by the first request to one of its plugins, or
 " by what lists the plugins.
 function! s:start() abort
-  call vigor#_internal#bootstrap#start()
+  call vigor#_internal#bootstrap#start(1)
 endfunction
 
 augroup vigor_startup
@@ -63,6 +63,6 @@ if v:vim_did_enter
   call s:start()
 else
   augroup vigor_startup
-    autocmd VimEnter * ++nested call s:start()
+    autocmd VimEnter * call vigor#_internal#bootstrap#defer()
   augroup END
 endif

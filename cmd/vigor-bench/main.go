@@ -51,6 +51,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	nvimBin := fs.String("nvim", envOr("VIGOR_TEST_NVIM", "nvim"), "the nvim binary")
 	root := fs.String("root", "", "the Vigor checkout (default: the one this command was built from)")
 	cache := fs.String("cache", "", "g:vigor#cache_dir for the editors (default: their own)")
+	startup := fs.Bool("startup", false, "measure startup in a terminal instead (startup.go; -n is the rounds, default 7)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -83,6 +84,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *root == "" {
 		*root = sourceRoot()
+	}
+	if *startup {
+		return runStartup(ctx, fs, editors, *vimBin, *nvimBin, *root, *jsonOut, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(*root, "benchmark", "vigor", "vigor-benchmark")); err != nil {
 		fmt.Fprintf(stderr, "vigor-bench: %s is not a Vigor checkout with the benchmark plugin; pass -root\n", *root)

@@ -5,7 +5,7 @@
 // The runtime builds this command on first use and runs it on every
 // startup; it prints machine-readable progress with -json.
 //
-//	vigor build [-sdk DIR] [-cache DIR] [-go GO] [-j N] [-force] [-json] NAME=DIR...
+//	vigor build [-sdk DIR] [-cache DIR] [-go GO] [-j N] [-force] [-json] [-self FILE] NAME=DIR...
 //	vigor new [-sdk DIR] NAME [DIR]
 //	vigor dev [-sdk DIR] [DIR]
 //	vigor version
@@ -134,6 +134,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cache := fs.String("cache", "", "the cache directory (default: $XDG_CACHE_HOME/vigor or the user's cache directory; the editors pass theirs)")
 	sdk := fs.String("sdk", sourceCheckout(), "the Vigor checkout that plugins build against")
 	jobs := fs.Int("j", 0, "parallel builds (default: the number of CPUs)")
+	self := fs.String("self", "", "first check that this command's sources in -sdk are those that FILE lists (the runtime's\nlist, written where it built this command): say \"fresh\", or say \"stale\" and exit 3 without building")
 	if len(args) > 0 && isHelp(args[0]) {
 		fs.SetOutput(stdout)
 		fs.Usage()
@@ -187,6 +188,8 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return
 		}
 		switch e.Status {
+		case "fresh", "stale":
+			fmt.Fprintf(stdout, "the vigor command is %s\n", e.Status)
 		case "cached":
 			fmt.Fprintf(stdout, "%s: up to date (%s)\n", e.Plugin, e.Bin)
 		case "building":
@@ -198,6 +201,16 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			for _, l := range e.Output {
 				fmt.Fprintf(stderr, "    %s\n", l)
 			}
+		}
+	}
+	if *self != "" {
+		status := "fresh"
+		if !build.SourcesFresh(*sdk, *self) {
+			status = "stale"
+		}
+		progress(build.Event{Status: status})
+		if status == "stale" {
+			return 3
 		}
 	}
 	results := build.Build(ctx, build.Options{Go: *goCmd, Cache: *cache, SDK: *sdk, Force: *force, Jobs: *jobs, Progress: progress}, plugins)

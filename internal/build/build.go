@@ -59,7 +59,7 @@ type Options struct {
 // Event is progress for one plugin.
 type Event struct {
 	Plugin string   `json:"plugin"`
-	Status string   `json:"status"` // "cached", "building", "built" or "failed"
+	Status string   `json:"status"` // "cached", "building", "built" or "failed"; for the command itself (vigor build -self), "fresh" or "stale"
 	Bin    string   `json:"bin,omitempty"`
 	Ms     int64    `json:"ms,omitempty"`
 	Error  string   `json:"error,omitempty"`  // one line: what failed

@@ -5,6 +5,14 @@ let s:root = expand('<sfile>:p:h:h:h:h')
 let s:state = 'none'   " none | building | ready | failed
 let s:error = ''
 let s:vigor = ''
+" 1 once the start has begun (start()).
+let s:begun = 0
+" 1 once this editor knows that s:vigor is built from the sources in the
+" checkout now: it listed them (s:scan), or the command said "fresh".
+let s:checked = 0
+" What waits for the vigor command of a new scan (stale()): functions
+" called with '' once it is there, or with the reason it is not.
+let s:then = []
 
 " The Vigor checkout that this runtime was loaded from.
 function! vigor#_internal#bootstrap#root() abort
@@ -27,7 +35,26 @@ function! vigor#_internal#bootstrap#vigor() abort
   return s:vigor
 endfunction
 
-function! vigor#_internal#bootstrap#start() abort
+" At VimEnter: nothing of the start is needed for the first screen, so it
+" runs from a timer, right after it (or as soon as something asks for a
+" plugin: plugin#get() and the like call start(), also from a VimEnter
+" handler that runs before this one).
+function! vigor#_internal#bootstrap#defer() abort
+  call timer_start(0, function('s:start_due'))
+endfunction
+
+function! s:start_due(_timer) abort
+  call vigor#_internal#bootstrap#start()
+endfunction
+
+" Starts the runtime once: from VimEnter on, if plugin/vigor.vim set its
+" VimEnter handler (it passed its checks before startup); with an argument,
+" at once (plugin/vigor.vim sourced after VimEnter).
+function! vigor#_internal#bootstrap#start(...) abort
+  if s:begun || !a:0 && !(v:vim_did_enter && exists('#vigor_startup#VimEnter'))
+    return
+  endif
+  let s:begun = 1
   if vigor#_internal#conf#get('disabled') || s:state !=# 'none'
     return
   endif
@@ -55,8 +82,104 @@ function! s:start(discover) abort
     call s:failed(l:err)
     return
   endif
-  let s:version = s:version_path()
+  let l:last = s:last()
+  if !empty(l:last)
+    " The command this checkout used last: its first run checks its
+    " sources (check()), and a scan follows if they changed (stale()).
+    let s:vigor = l:last
+    let s:version = substitute(fnamemodify(l:last, ':h'), '-\d\+$', '', '')
+    let s:checked = 0
+    call s:built(0)
+    return
+  endif
+  call s:scan()
+endfunction
+
+" Lists the vigor command's sources (s:version_path) and finds, builds or
+" waits for the command of that version.
+function! s:scan() abort
+  let [s:version, s:sources] = s:version_path()
+  let s:checked = 1
   call s:find(0)
+endfunction
+
+" The file that names the vigor command this checkout used last, in the
+" cache: one per checkout, since checkouts may share a cache. Its name
+" holds a short hash of the checkout's path, not sha256(), whose first
+" call costs milliseconds on some Vims; two checkouts whose hashes meet
+" only make each other scan.
+function! s:last_file() abort
+  let l:h = 5381
+  for l:c in str2list(s:root)
+    let l:h = (l:h * 33 + l:c) % 1000000007
+  endfor
+  return printf('%s/bin/last-%x-%d', vigor#_internal#conf#cache_dir(), l:h, strlen(s:root))
+endfunction
+
+" The vigor command this checkout used last, if it is still there, or ''.
+function! s:last() abort
+  try
+    let l:exe = get(readfile(s:last_file(), '', 1), 0, '')
+  catch
+    return ''
+  endtry
+  return !empty(l:exe) && executable(l:exe) ? l:exe : ''
+endfunction
+
+" Writes {lines} to {file} through a file of this editor's and a rename,
+" so that another editor reads all of it or nothing. A cache that cannot
+" be written only costs a scan at the next start.
+function! s:write(file, lines) abort
+  let l:tmp = a:file . '.' . getpid()
+  try
+    call writefile(a:lines, l:tmp)
+    if rename(l:tmp, a:file) != 0
+      call delete(l:tmp)
+    endif
+  catch
+  endtry
+endfunction
+
+" The vigor command {exe} is the one of the sources listed now: its
+" directory gets the list (the command's own check reads it), and the
+" cache notes it as this checkout's last.
+function! s:note(exe) abort
+  call s:write(fnamemodify(a:exe, ':h') . '/sources', s:sources)
+  call s:write(s:last_file(), [a:exe])
+endfunction
+
+" The file that the vigor command checks its sources against (vigor build
+" -self), while this editor has not checked them: '' once it has.
+function! vigor#_internal#bootstrap#check() abort
+  return s:checked ? '' : fnamemodify(s:vigor, ':h') . '/sources'
+endfunction
+
+" The vigor command said that its sources are those of the checkout.
+function! vigor#_internal#bootstrap#fresh() abort
+  let s:checked = 1
+endfunction
+
+" The vigor command said that its sources changed (or could not say):
+" scan them, and find or build the command of the checkout; then call
+" Then('') with it there, or Then(reason) if it cannot be had. Builds that
+" see this at once wait for the same scan.
+function! vigor#_internal#bootstrap#stale(Then) abort
+  call add(s:then, a:Then)
+  if s:state ==# 'building'
+    return
+  endif
+  let s:state = 'building'
+  let s:error = ''
+  call s:scan()
+endfunction
+
+" Calls what waits for the command of a new scan.
+function! s:answer(err) abort
+  let l:then = s:then
+  let s:then = []
+  for l:Then in l:then
+    call l:Then(a:err)
+  endfor
 endfunction
 
 " Checks that there is a cache, and a log directory (conf#log_dir(): in the
@@ -100,6 +223,7 @@ let s:BEAT = 1000
 let s:DEAD = 10
 let s:POLL = 50
 let s:version = ''
+let s:sources = []
 let s:beat_timer = -1
 let s:build_out = []
 let s:build_start = []
@@ -114,6 +238,7 @@ function! s:find(_timer) abort
     let l:dir = s:version . '-' . l:n
     if executable(l:dir . '/vigor' . l:exe)
       let s:vigor = l:dir . '/vigor' . l:exe
+      call s:note(s:vigor)
       call s:built(s:state ==# 'building')
       return
     endif
@@ -214,6 +339,7 @@ function! s:build(go, dir, exe) abort
   let s:beat_timer = timer_start(s:BEAT, function('s:beat_and_show', [a:dir]), {'repeat': -1})
   let s:build_out = []
   let l:tmp = a:dir . '/vigor.tmp' . a:exe
+  call s:write(a:dir . '/sources', s:sources)
   try
     call vigor#_internal#job#start([a:go, 'build', '-buildvcs=false', '-o', l:tmp, './cmd/vigor'], {
           \ 'cwd': s:root,
@@ -259,6 +385,7 @@ function! s:on_vigor_built(dir, tmp, exe, status) abort
     return
   endif
   let s:vigor = a:exe
+  call s:note(s:vigor)
   call s:prune()
   call s:built(1)
 endfunction
@@ -290,23 +417,37 @@ function! s:failed(msg) abort
   let s:error = a:msg
   call vigor#_internal#echo#error(a:msg)
   call vigor#_internal#plugin#fail_reserved(a:msg)
+  call s:answer(a:msg)
 endfunction
 
+" VigorReady fires once per start of the runtime, not after the scan that
+" a stale command asked for.
 function! s:ready() abort
   let s:state = 'ready'
-  call vigor#_internal#event#emit('VigorReady')
+  if empty(s:then)
+    call vigor#_internal#event#emit('VigorReady')
+  endif
+  call s:answer('')
   call vigor#_internal#plugin#flush_reserved()
 endfunction
 
-" {cache}/bin/vigor-{hash}, the stem of the vigor command's build directories:
-" {hash} changes whenever its sources do (those of cmd/vigor, and the
-" packages it may import: the SDK and internal/), so an updated checkout
-" rebuilds it. The other commands (cmd/vigor-bench) are not its sources.
+" [{cache}/bin/vigor-{hash}, the list of sources]: the stem of the vigor
+" command's build directories, whose {hash} changes whenever its sources do
+" (those of cmd/vigor, and the packages it may import: the SDK and
+" internal/), and those sources, each "path:mtime:size". The other commands
+" (cmd/vigor-bench) are not its sources. Only a scan lists them; the list
+" is written beside the command, which compares it with the checkout
+" (build.VigorSources, build.SourcesFresh: the same files).
 function! s:version_path() abort
-  let l:files = glob(s:root . '/*.go', 1, 1)
+  let l:files = vigor#_internal#bootstrap#sources()
+  let l:stamp = map(l:files, {_, f -> f . ':' . getftime(f) . ':' . getfsize(f)})
+  return [vigor#_internal#conf#cache_dir() . '/bin/vigor-' . sha256(join(l:stamp, "\n"))[: 15], l:stamp]
+endfunction
+
+" The vigor command's sources in the checkout.
+function! vigor#_internal#bootstrap#sources() abort
+  return glob(s:root . '/*.go', 1, 1)
         \ + glob(s:root . '/internal/**/*.go', 1, 1)
         \ + glob(s:root . '/cmd/vigor/**/*.go', 1, 1)
         \ + [s:root . '/go.mod', s:root . '/go.sum']
-  let l:stamp = join(map(l:files, {_, f -> f . ':' . getftime(f) . ':' . getfsize(f)}), "\n")
-  return vigor#_internal#conf#cache_dir() . '/bin/vigor-' . sha256(l:stamp)[: 15]
 endfunction

@@ -7,6 +7,15 @@ let s:flush_timer = -1
 " that shows them, with the time since the first, every second.
 let s:running = {}
 let s:progress_timer = -1
+" The plugins built and not started yet, [name, bin] each, and the timer
+" that starts them: one a tick, those that a request waits for first
+" (request#waiting()), so that a start of many plugins lets each answer
+" as soon as it is ready, instead of after every process has started.
+let s:built = []
+let s:start_timer = -1
+" Since when starts wait for a request's plugin (s:start_next), or [].
+let s:held = []
+let s:HOLD = 50
 
 " Queues a plugin build; builds queued in the same tick run in one vigor
 " command, in parallel. With force, the build ignores the cache.
@@ -31,13 +40,20 @@ function! s:flush(_timer) abort
   endfor
 endfunction
 
+" With the vigor command's sources not checked yet in this editor
+" (bootstrap#check()), the command checks them first: it says "fresh"
+" before anything else, or "stale" (or nothing that says so: an older
+" command) and builds nothing, and then the runtime gets the command of
+" the checkout (bootstrap#stale()) and runs the same builds with it.
 function! s:run(queue, force) abort
   let l:queue = a:queue
+  let l:check = vigor#_internal#bootstrap#check()
   let l:cmd = [vigor#_internal#bootstrap#vigor(), 'build', '-json'] + (a:force ? ['-force'] : []) + [
         \ '-cache', vigor#_internal#conf#cache_dir(),
         \ '-sdk', vigor#_internal#bootstrap#root(),
-        \ '-go', vigor#_internal#conf#get('go')]
-  let l:ctx = {'names': map(copy(l:queue), 'v:val[0]'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': []}
+        \ '-go', vigor#_internal#conf#get('go')] + (empty(l:check) ? [] : ['-self', l:check])
+  let l:ctx = {'names': map(copy(l:queue), 'v:val[0]'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': [],
+        \ 'queue': l:queue, 'force': a:force, 'check': !empty(l:check), 'fresh': 0}
   call extend(l:cmd, map(copy(l:queue), {_, q -> q[0] . '=' . q[1]}))
   try
     call vigor#_internal#job#start(l:cmd, {
@@ -47,10 +63,27 @@ function! s:run(queue, force) abort
           \ 'late_exit': 1,
           \})
   catch
+    if l:ctx.check
+      " The command used last is gone: get the checkout's.
+      call vigor#_internal#bootstrap#stale(function('s:again', [l:queue, a:force]))
+      return
+    endif
     for l:name in l:ctx.names
       call vigor#_internal#plugin#on_build_failed(l:name, 'cannot run the vigor command: ' . v:exception)
     endfor
   endtry
+endfunction
+
+" The vigor command of the checkout is there ({err} empty), or cannot be
+" had: run the builds of {queue} with it, or fail them.
+function! s:again(queue, force, err) abort
+  if empty(a:err)
+    call s:run(a:queue, a:force)
+    return
+  endif
+  for [l:name, l:_dir, l:_force] in a:queue
+    call vigor#_internal#plugin#on_build_failed(l:name, a:err)
+  endfor
 endfunction
 
 function! s:on_build_lines(ctx, lines) abort
@@ -74,6 +107,14 @@ function! s:on_build_line(ctx, line) abort
     call add(a:ctx.other, a:line)
     return
   endtry
+  if a:ctx.check && !a:ctx.fresh
+    " Until the command has said "fresh", nothing it says counts.
+    if get(l:e, 'status', '') ==# 'fresh'
+      let a:ctx.fresh = 1
+      call vigor#_internal#bootstrap#fresh()
+    endif
+    return
+  endif
   let l:name = l:e.plugin
   if l:e.status ==# 'building'
     let a:ctx.building += 1
@@ -87,7 +128,7 @@ function! s:on_build_line(ctx, line) abort
       call vigor#_internal#echo#progress(printf('built %s in %.1fs', l:name, l:e.ms / 1000.0))
     endif
     call vigor#_internal#plugin#built_as(l:name, l:e.status, get(l:e, 'ms', 0))
-    call vigor#_internal#plugin#on_built(l:name, l:e.bin)
+    call s:start_later(l:name, l:e.bin)
   elseif l:e.status ==# 'failed'
     let l:p = vigor#_internal#plugin#get(l:name)
     let l:out = get(l:e, 'output', [])
@@ -104,6 +145,10 @@ function! s:on_build_line(ctx, line) abort
 endfunction
 
 function! s:on_build_exit(ctx, status) abort
+  if a:ctx.check && !a:ctx.fresh
+    call vigor#_internal#bootstrap#stale(function('s:again', [a:ctx.queue, a:ctx.force]))
+    return
+  endif
   for l:name in a:ctx.names
     call s:ended(l:name)
     if !has_key(a:ctx.seen, l:name)
@@ -138,4 +183,40 @@ function! s:show_progress(_timer) abort
   endif
   let l:secs = max(map(values(s:running), {_, t -> float2nr(reltimefloat(reltime(t)))}))
   call vigor#_internal#echo#progress(printf('building %s (%ds)...', join(sort(keys(s:running)), ', '), l:secs))
+endfunction
+
+function! s:start_later(name, bin) abort
+  call add(s:built, [a:name, a:bin])
+  if s:start_timer == -1
+    let s:start_timer = timer_start(0, function('s:start_next'))
+  endif
+endfunction
+
+" While a request waits for a plugin that is not among them (its build has
+" not said so yet, or it is starting), the others wait too, up to s:HOLD
+" ms: each start holds the editor for a millisecond or two.
+function! s:start_next(_timer) abort
+  let s:start_timer = -1
+  if empty(s:built)
+    return
+  endif
+  let l:i = 0
+  while l:i < len(s:built) && !vigor#_internal#request#waiting(s:built[l:i][0])
+    let l:i += 1
+  endwhile
+  if l:i == len(s:built) && vigor#_internal#request#waiting('')
+    if empty(s:held)
+      let s:held = reltime()
+    endif
+    if reltimefloat(reltime(s:held)) * 1000 < s:HOLD
+      let s:start_timer = timer_start(1, function('s:start_next'))
+      return
+    endif
+  endif
+  let s:held = []
+  let [l:name, l:bin] = remove(s:built, l:i < len(s:built) ? l:i : 0)
+  if !empty(s:built)
+    let s:start_timer = timer_start(0, function('s:start_next'))
+  endif
+  call vigor#_internal#plugin#on_built(l:name, l:bin)
 endfunction

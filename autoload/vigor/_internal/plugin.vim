@@ -66,16 +66,22 @@ function! vigor#_internal#plugin#name_error(name) abort
   return ''
 endfunction
 
-" Returns the registry entry of name, or {}.
+" Returns the registry entry of name, or {}. Here and in all() and state(),
+" the registry is filled first if the runtime has not started yet after
+" VimEnter (bootstrap#defer()): something asks for a plugin before the
+" timer that starts it.
 function! vigor#_internal#plugin#get(name) abort
+  call vigor#_internal#bootstrap#start()
   return get(s:plugins, a:name, {})
 endfunction
 
 function! vigor#_internal#plugin#all() abort
+  call vigor#_internal#bootstrap#start()
   return s:plugins
 endfunction
 
 function! vigor#_internal#plugin#state(name) abort
+  call vigor#_internal#bootstrap#start()
   return get(get(s:plugins, a:name, {}), 'state', '')
 endfunction
 

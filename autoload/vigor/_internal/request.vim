@@ -14,6 +14,11 @@ let s:DEPTH_CHECK = 8
 " what that calls.
 let s:DEPTH_RESERVE = 8
 let s:vim = !has('nvim')
+" How long a wait for a loading plugin checks every millisecond before it
+" checks every g:vigor#wait_interval ms (request#wait_coming()).
+let s:EARLY = 200
+" The requests that wait for a loading plugin, by name (wait_coming()).
+let s:waiting = {}
 
 " Vim: requests that ask their plugin whether it still runs them
 " (vigor#_internal#request#probe()), shared with host.vim.
@@ -420,6 +425,23 @@ endfunction
 " second it shows what it waits for, every second:
 " [vigor] waiting for hello (building, 5s; CTRL-C stops).
 function! vigor#_internal#request#wait_coming(p, timeout) abort
+  let s:waiting[a:p.name] = get(s:waiting, a:p.name, 0) + 1
+  try
+    return s:wait_coming(a:p, a:timeout)
+  finally
+    let s:waiting[a:p.name] -= 1
+    if s:waiting[a:p.name] <= 0
+      unlet s:waiting[a:p.name]
+    endif
+  endtry
+endfunction
+
+" Whether a request waits for the plugin {name} to load; with '', for any.
+function! vigor#_internal#request#waiting(name) abort
+  return empty(a:name) ? !empty(s:waiting) : has_key(s:waiting, a:name)
+endfunction
+
+function! s:wait_coming(p, timeout) abort
   let l:start = reltime()
   let l:interval = vigor#_internal#conf#get('wait_interval')
   let l:shown = 0
@@ -431,8 +453,14 @@ function! vigor#_internal#request#wait_coming(p, timeout) abort
       return -1
     endif
     let l:from = reltime()
-    let l:r = vigor#_internal#wait#for(l:compiling ? 1000 : min([a:timeout - l:counted, 1000]),
-          \ {-> !vigor#_internal#plugin#is_coming(a:p) || vigor#_internal#request#compiling(a:p) != l:compiling}, l:interval)
+    " The first s:EARLY ms check every millisecond: on Vim, the callbacks
+    " that take a warm plugin from its build's check to its start run
+    " only between the checks (each a :sleep), and they are several.
+    let l:early = s:EARLY - float2nr(reltimefloat(reltime(l:start)) * 1000)
+    let l:step = l:compiling ? 1000 : min([a:timeout - l:counted, 1000])
+    let l:r = vigor#_internal#wait#for(l:early > 0 ? min([l:step, l:early]) : l:step,
+          \ {-> !vigor#_internal#plugin#is_coming(a:p) || vigor#_internal#request#compiling(a:p) != l:compiling},
+          \ l:early > 0 ? 1 : l:interval)
     if !l:compiling
       let l:counted += float2nr(reltimefloat(reltime(l:from)) * 1000)
     endif
