@@ -233,3 +233,23 @@ func TestLazyMapping(t *testing.T) {
 		})
 	}
 }
+
+// Keys typed while the editor starts (typeahead) run as soon as it is up,
+// before any timer: a lazy plugin's command among them must already be
+// there, although the rest of Vigor's start waits until after the first
+// screen. The keys reach the terminal while the editor is still starting
+// (a vimrc that takes its time: a :sleep before Vigor's plugin/ file).
+func TestTypeaheadFindsLazyCommand(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTermCmds(t, kind, editortest.SharedCache(t), []string{"sleep 500m"}, rtp("lazy")...)
+			tm.keys(":LazyHello typed", "Enter")
+			tm.keys(":echo 'log: ' . string(vigor#request('lazyp', 'log', []))", "Enter")
+			s := tm.waitScreen("log: [", 60*time.Second)
+			if !strings.Contains(s, "log: [['cmd', 'typed'") {
+				t.Fatalf("%s: the typed-ahead :LazyHello did not reach the plugin; the screen:\n%s", kind, s)
+			}
+		})
+	}
+}

@@ -38,8 +38,15 @@ endfunction
 " At VimEnter: nothing of the start is needed for the first screen, so it
 " runs from a timer, right after it (or as soon as something asks for a
 " plugin: plugin#get() and the like call start(), also from a VimEnter
-" handler that runs before this one).
+" handler that runs before this one). Keys typed while the editor started
+" (typeahead, which getchar(1) sees without taking it) run before any
+" timer, and a lazy plugin's command or mapping among them must exist:
+" then the start runs now.
 function! vigor#_internal#bootstrap#defer() abort
+  if getchar(1) isnot 0
+    call vigor#_internal#bootstrap#start()
+    return
+  endif
   call timer_start(0, function('s:start_due'))
 endfunction
 
