@@ -148,12 +148,11 @@ func readSamples(o Options, out, errFile string) (Pair, error) {
 // that the runtime gives a plugin's job (_internal/job.vim), with the
 // runtime's channel callback for the callback protocol.
 func runVimLimit(ctx context.Context, bin, client, protocol string, o Options) (Pair, error) {
-	dir, err := os.MkdirTemp("", "vigor-bench-")
+	dir, out, errFile, err := runDir()
 	if err != nil {
 		return Pair{}, err
 	}
 	defer os.RemoveAll(dir)
-	out, errFile := filepath.Join(dir, "result.json"), filepath.Join(dir, "client.err")
 	var script strings.Builder
 	fmt.Fprintf(&script, "set runtimepath^=%s,%s\n", escapeRTP(o.Root), escapeRTP(filepath.Join(o.Root, "benchmark")))
 	script.WriteString(`def g:VigorBenchBatch(calls: list<any>): list<any>
@@ -175,15 +174,25 @@ enddef
 	return readSamples(o, out, errFile)
 }
 
+// runDir makes the directory of one limit client's run (the caller
+// removes it): the client writes its results to out and its errors to
+// errFile.
+func runDir() (dir, out, errFile string, err error) {
+	dir, err = os.MkdirTemp("", "vigor-bench-")
+	if err != nil {
+		return "", "", "", err
+	}
+	return dir, filepath.Join(dir, "result.json"), filepath.Join(dir, "client.err"), nil
+}
+
 // runNvimJobLimit has Neovim start the client with jobstart() as an rpc
 // child, with the callbacks that the runtime gives a plugin's job.
 func runNvimJobLimit(ctx context.Context, bin, client string, o Options) (Pair, error) {
-	dir, err := os.MkdirTemp("", "vigor-bench-")
+	dir, out, errFile, err := runDir()
 	if err != nil {
 		return Pair{}, err
 	}
 	defer os.RemoveAll(dir)
-	out, errFile := filepath.Join(dir, "result.json"), filepath.Join(dir, "client.err")
 	var script strings.Builder
 	fmt.Fprintf(&script, "set runtimepath^=%s\n", escapeRTP(filepath.Join(o.Root, "benchmark")))
 	fmt.Fprintf(&script, "let g:vigor_bench_err = %s\n", vimString(errFile))
@@ -198,12 +207,11 @@ func runNvimJobLimit(ctx context.Context, bin, client string, o Options) (Pair, 
 // runNvimEmbedLimit starts `nvim --embed` and the client, each on one end
 // of the other's pipes.
 func runNvimEmbedLimit(ctx context.Context, bin, client string, o Options) (Pair, error) {
-	dir, err := os.MkdirTemp("", "vigor-bench-")
+	dir, out, errFile, err := runDir()
 	if err != nil {
 		return Pair{}, err
 	}
 	defer os.RemoveAll(dir)
-	out, errFile := filepath.Join(dir, "result.json"), filepath.Join(dir, "client.err")
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	toNvim, fromClient, err := os.Pipe()

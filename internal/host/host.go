@@ -181,7 +181,7 @@ func Wake(c wire.Codec) func(b []byte, id int64) []byte {
 // Vim's job channel is a pipe. There the descriptor is made non-blocking
 // and served by the poller: a write to a full pipe (a large message while
 // Vim is busy) then parks only the goroutine, and Vim's batches are faster
-// so (BENCHMARKS.md, "Writes to the editor": about 13% in six pairs of runs).
+// so (BENCHMARKS.md, "Writes to the editor").
 //
 // Neovim's job channel is a Unix socket. Every time Neovim reads from it,
 // the kernel reports the socket writable again, and a descriptor on the
