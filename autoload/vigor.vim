@@ -37,7 +37,7 @@ let s:screen = vigor#_internal#echo#screen()
 " Neovim tells nothing when the channel closes under a process that keeps
 " running (one that closed its output and hangs, or whose SDK cannot say
 " so): a wait that lasts looks at the channel every s:LOOK ms
-" (request#waited(), which after each second without the answer shows
+" (transport#nvim#waited(), which after each second without the answer shows
 " what it waits for). l:waited counts those waits, and is -1 once CTRL-C
 " stopped the wait. A progress line still last on the screen goes when
 " the wait ends (echo#screen()).
@@ -81,7 +81,7 @@ else
       while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
         let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
         if l:r
-          let l:waited = l:r == -2 ? -1 : vigor#_internal#request#waited(l:p, a:method, l:h, l:waited, s:LOOK)
+          let l:waited = l:r == -2 ? -1 : vigor#_internal#transport#nvim#waited(l:p, a:method, l:h, l:waited, s:LOOK)
           if l:waited < 0 | break | endif
         endif
       endwhile
@@ -122,7 +122,7 @@ function! vigor#notify(name, method, params) abort
   if empty(l:p)
     return 0
   endif
-  call vigor#_internal#plugin#post(l:p, ['notify', a:method, a:params])
+  call vigor#_internal#outbox#post(l:p, {'kind': 'notify', 'method': a:method, 'params': a:params})
   return 0
 endfunction
 
@@ -145,7 +145,8 @@ function! vigor#request_async(name, method, params, success, failure) abort
   endif
   let l:sid = vigor#callback#register(a:success, {'once': v:true})
   let l:fid = vigor#callback#register(a:failure, {'once': v:true})
-  call vigor#_internal#plugin#post(l:p, ['async', l:sid, l:fid, a:method, a:params])
+  call vigor#_internal#outbox#post(l:p, {'kind': 'async', 'success': l:sid, 'failure': l:fid,
+        \ 'method': a:method, 'params': a:params})
   return 0
 endfunction
 
@@ -155,6 +156,6 @@ function! vigor#interrupt(...) abort
   if a:0 && type(a:1) != v:t_string
     throw '[vigor] vigor#interrupt(): the reason must be a String, not ' . vigor#_internal#value#article(a:1)
   endif
-  call vigor#_internal#plugin#interrupt(a:0 ? a:1 : v:null)
+  call vigor#_internal#outbox#interrupt(a:0 ? a:1 : v:null)
   return 0
 endfunction

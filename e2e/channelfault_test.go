@@ -61,7 +61,7 @@ func TestPluginHoldsOnlyItsChannel(t *testing.T) {
 		// hafault would not see the end of its input while hasib runs.
 		reloaded(t, ed, "hasib")
 		pid := pidOf(t, ed, "hafault")
-		ed.MustExec(t, "call vigor#_internal#host#stop(vigor#_internal#plugin#get('hafault').handle, 0)")
+		ed.MustExec(t, "call vigor#_internal#transport#{has('nvim') ? 'nvim' : 'vim'}#stop(vigor#_internal#plugin#get('hafault').handle, 0)")
 		start := time.Now()
 		for !gone(pid) {
 			if time.Since(start) > time.Second {

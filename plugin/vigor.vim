@@ -42,7 +42,7 @@ command! -nargs=* -complete=customlist,vigor#_internal#command#complete Vigor
 
 augroup vigor_startup
   autocmd!
-  autocmd VimLeavePre * call vigor#_internal#plugin#exiting()
+  autocmd VimLeavePre * call vigor#_internal#process#exiting()
 augroup END
 
 " A repository that :packadd (or a plugin manager) puts on 'runtimepath'

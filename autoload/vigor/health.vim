@@ -2,11 +2,13 @@
 " advice], kind one of start, ok, info, warn, error, and advice a List of
 " what to do. :checkhealth vigor shows it on Neovim; :Vigor health (and
 " vigor#health#show()) echoes it on both editors.
+let s:T = has('nvim') ? 'nvim' : 'vim'
+
 function! vigor#health#report() abort
   let l:r = []
   call add(l:r, ['start', 'Vigor'])
-  call add(l:r, ['info', printf('editor: %s %s; runtime at %s', vigor#_internal#host#name(),
-        \ vigor#_internal#host#version(), vigor#_internal#bootstrap#root())])
+  call add(l:r, ['info', printf('editor: %s %s; runtime at %s', vigor#_internal#transport#{s:T}#name(),
+        \ vigor#_internal#transport#{s:T}#version(), vigor#_internal#bootstrap#root())])
   if vigor#_internal#conf#get('disabled')
     call add(l:r, ['warn', 'Vigor is disabled (g:vigor#disabled)'])
   endif

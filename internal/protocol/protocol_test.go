@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,27 @@ import (
 
 // autoload is the runtime's autoload directory in this checkout.
 var autoload = filepath.Join("..", "..", "autoload")
+
+// readAll returns every file of the runtime's autoload directory, one
+// after the other, so that a check finds its line in whichever file holds
+// it.
+func readAll(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(autoload, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".vim") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		b.Write(src)
+		b.WriteString("\n")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
 
 func readRuntime(t *testing.T, rel string) string {
 	t.Helper()
@@ -76,24 +98,24 @@ func sortedKeys(m map[string]string) []string {
 }
 
 func TestVersionMatchesRuntime(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim")
+	src := readAll(t)
 	m := regexp.MustCompile(`(?m)^let s:PROTOCOL = (\d+)\s*$`).FindStringSubmatch(src)
 	if m == nil {
-		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:PROTOCOL = N` line")
+		t.Fatal("the runtime (autoload/) has no `let s:PROTOCOL = N` line")
 	}
 	if n, _ := strconv.Atoi(m[1]); n != Version {
-		t.Fatalf("s:PROTOCOL is %d in autoload/vigor/_internal/plugin.vim but protocol.Version is %d: change both together", n, Version)
+		t.Fatalf("s:PROTOCOL is %d in the runtime (autoload/) but protocol.Version is %d: change both together", n, Version)
 	}
 }
 
 func TestStderrInLogMatchesRuntime(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim")
+	src := readAll(t)
 	m := regexp.MustCompile(`(?m)^let s:STDERR_IN_LOG = '([^']*)'\s*$`).FindStringSubmatch(src)
 	if m == nil {
-		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:STDERR_IN_LOG = '...'` line")
+		t.Fatal("the runtime (autoload/) has no `let s:STDERR_IN_LOG = '...'` line")
 	}
 	if m[1] != StderrInLog {
-		t.Fatalf("s:STDERR_IN_LOG is %q in autoload/vigor/_internal/plugin.vim but protocol.StderrInLog is %q: change both together", m[1], StderrInLog)
+		t.Fatalf("s:STDERR_IN_LOG is %q in the runtime (autoload/) but protocol.StderrInLog is %q: change both together", m[1], StderrInLog)
 	}
 }
 
@@ -141,10 +163,10 @@ func TestFunctionsExist(t *testing.T) {
 
 // The runtime sets exactly the environment variables that the SDK reads.
 func TestEnvMatchesSpawn(t *testing.T) {
-	src := readRuntime(t, "vigor/_internal/plugin.vim") + readRuntime(t, "vigor.vim")
+	src := readAll(t)
 	start := strings.Index(src, "function! s:spawn(")
 	if start < 0 {
-		t.Fatal("autoload/vigor/_internal/plugin.vim has no s:spawn()")
+		t.Fatal("the runtime (autoload/) has no s:spawn()")
 	}
 	body := src[start:]
 	body = body[:strings.Index(body, "\nendfunction")]
@@ -165,7 +187,7 @@ func TestEnvMatchesSpawn(t *testing.T) {
 	for _, c := range sortedKeys(env) {
 		want[env[c]] = true
 		if !spawned[env[c]] {
-			t.Errorf("protocol.%s = %q, but s:spawn() in autoload/vigor/_internal/plugin.vim does not set it", c, env[c])
+			t.Errorf("protocol.%s = %q, but s:spawn() in the runtime (autoload/) does not set it", c, env[c])
 		}
 	}
 	for name := range spawned {
@@ -177,11 +199,7 @@ func TestEnvMatchesSpawn(t *testing.T) {
 
 // The runtime sends the reserved methods by the names the SDK expects.
 func TestMethodsSentByRuntime(t *testing.T) {
-	files := []string{"vigor/_internal/plugin.vim", "vigor.vim", "vigor/health.vim", "vigor/_internal/request.vim"}
-	var src string
-	for _, f := range files {
-		src += readRuntime(t, f)
-	}
+	src := readAll(t)
 	methods := constants(t, "Method")
 	for _, c := range sortedKeys(methods) {
 		m := methods[c]
@@ -189,7 +207,7 @@ func TestMethodsSentByRuntime(t *testing.T) {
 			t.Errorf("protocol.%s = %q does not start with the reserved prefix %q", c, m, ReservedPrefix)
 		}
 		if !strings.Contains(src, "'"+m+"'") {
-			t.Errorf("protocol.%s = %q, but none of %s (under autoload/) sends '%s'", c, m, strings.Join(files, ", "), m)
+			t.Errorf("protocol.%s = %q, but no file under autoload/ sends '%s'", c, m, m)
 		}
 	}
 }
@@ -206,13 +224,13 @@ func TestUnloadBudgetMatchesRuntime(t *testing.T) {
 	if n, _ := strconv.Atoi(m[1]); n != UnloadBudget {
 		t.Errorf("the default of g:vigor#unload_timeout is %d in autoload/vigor/_internal/conf.vim but protocol.UnloadBudget is %d: change both together", n, UnloadBudget)
 	}
-	plugin := readRuntime(t, "vigor/_internal/plugin.vim")
+	plugin := readAll(t)
 	m = regexp.MustCompile(`(?m)^let s:UNLOAD_GRACE = (\d+)\s*$`).FindStringSubmatch(plugin)
 	if m == nil {
-		t.Fatal("autoload/vigor/_internal/plugin.vim has no `let s:UNLOAD_GRACE = N` line")
+		t.Fatal("the runtime (autoload/) has no `let s:UNLOAD_GRACE = N` line")
 	}
 	if n, _ := strconv.Atoi(m[1]); n != UnloadGrace {
-		t.Errorf("s:UNLOAD_GRACE is %d in autoload/vigor/_internal/plugin.vim but protocol.UnloadGrace is %d: change both together", n, UnloadGrace)
+		t.Errorf("s:UNLOAD_GRACE is %d in the runtime (autoload/) but protocol.UnloadGrace is %d: change both together", n, UnloadGrace)
 	}
 	job := readRuntime(t, "vigor/_internal/job.vim")
 	m = regexp.MustCompile(`(?m)^let s:GROUP_GRACE = (\d+)\s*$`).FindStringSubmatch(job)
@@ -226,17 +244,17 @@ func TestUnloadBudgetMatchesRuntime(t *testing.T) {
 	// grace.
 	for _, want := range []string{`'` + MethodUnload + `', [l:budget]`, `timer_start(l:budget + s:UNLOAD_GRACE,`} {
 		if !strings.Contains(plugin, want) {
-			t.Errorf("autoload/vigor/_internal/plugin.vim lacks %s", want)
+			t.Errorf("the runtime (autoload/) lacks %s", want)
 		}
 	}
 }
 
 // The runtime reads the SDK's lines about a closed channel by their text.
 func TestClosedLinesMatchRuntime(t *testing.T) {
-	plugin := readRuntime(t, "vigor/_internal/plugin.vim")
+	plugin := readAll(t)
 	for name, line := range map[string]string{"s:CLOSED_BY_EDITOR": ClosedByEditor, "s:CLOSED_BY_PLUGIN": ClosedByPlugin} {
 		if want := "let " + name + " = '" + line + "'"; !strings.Contains(plugin, want) {
-			t.Errorf("autoload/vigor/_internal/plugin.vim lacks %s: change it with internal/protocol", want)
+			t.Errorf("the runtime (autoload/) lacks %s: change it with internal/protocol", want)
 		}
 	}
 }

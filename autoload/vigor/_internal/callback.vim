@@ -1,6 +1,6 @@
 " Resolves a request_async: calls one callback and releases both.
 function! vigor#_internal#callback#resolve(success_id, failure_id, ok, value) abort
-  call vigor#_internal#plugin#async_done(a:success_id)
+  call vigor#_internal#outbox#done(a:success_id)
   let [l:call, l:drop] = a:ok ? [a:success_id, a:failure_id] : [a:failure_id, a:success_id]
   call vigor#callback#unregister(l:drop)
   if !vigor#callback#exists(l:call)

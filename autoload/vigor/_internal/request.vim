@@ -20,9 +20,7 @@ let s:EARLY = 200
 " The requests that wait for a loading plugin, by name (wait_coming()).
 let s:waiting = {}
 
-" Vim: requests that ask their plugin whether it still runs them
-" (vigor#_internal#request#probe()), shared with host.vim.
-let s:probes = vigor#_internal#host#probes()
+let s:T = has('nvim') ? 'nvim' : 'vim'
 
 function! vigor#_internal#request#state() abort
   return s:state
@@ -161,7 +159,7 @@ function! vigor#_internal#request#fail(p, method, token, handle, stopped, ...) a
   if !a:0
     call vigor#_internal#host#abandon(a:token)
     if a:stopped
-      call vigor#_internal#host#notify(a:handle, '$interrupt', vigor#_internal#plugin#interrupt_params('CTRL-C stopped vigor#request()'))
+      call vigor#_internal#transport#{s:T}#notify(a:handle, '$interrupt', vigor#_internal#outbox#interrupt_params('CTRL-C stopped vigor#request()'))
       throw printf('[vigor] %s.%s: interrupted (CTRL-C); the handler''s context is cancelled', a:p.name, a:method)
     endif
     throw printf('[vigor] %s.%s: %s; see :messages and %s',
@@ -206,146 +204,13 @@ endfunction
 " known: on_closed() finds out which it was.
 function! s:ended(p, handle) abort
   if !has_key(a:handle, 'ended') && a:p.handle is a:handle
-    call vigor#_internal#plugin#on_closed(a:p.name, a:p.instance)
+    call vigor#_internal#process#on_closed(a:p.name, a:p.instance)
     if !has_key(a:handle, 'ended')
       " The exit of a process that has ended, seen by job_status().
-      call vigor#_internal#host#running(a:handle)
+      call vigor#_internal#transport#{s:T}#running(a:handle)
     endif
   endif
   return get(a:handle, 'ended', 'the plugin''s channel closed during the call')
-endfunction
-
-" How long a request on Vim waits, in seconds, before it asks its plugin
-" whether it still runs it, and between two such questions.
-let s:PROBE_AFTER = 1.0
-
-" Vim only: the slow path of a request whose answer has not come
-" (vigor#request() in _internal/vim9/autoload/vigor.vim calls this after
-" each read of its wait but the first, and after a wake-up without the
-" answer). Vim drops what it reads on a channel that is not JSON, an
-" answer with it, and tells no one; so the request asks the plugin whether
-" it still runs it ($pending), and the plugin answers with a call of
-" host#pending() and a wake-up, behind the answer to the request if it
-" has written that. Vim runs what comes on a channel in order: a plugin
-" that says it has answered, when the answer has not come, sent an answer
-" that Vim dropped, and its channel cannot be trusted. The plugin is then
-" gone (plugin#on_lost), which ends the wait with the reason. It asks
-" first a second after its first read, or at once after a wake-up without
-" the answer (the SDK sends the wake-ups of its answers again while it
-" keeps calling Vim, whose ch_read() does not end then: rpc, "Reminders");
-" again a second after an answer "still running" (a handler may run as
-" long as it likes), and a second after a question that got no answer
-" (more input that Vim dropped). {since} is when the clock started
-" ([] before the first call); returns when it starts again.
-function! vigor#_internal#request#probe(p, method, handle, token, since, woke) abort
-  let l:state = get(s:probes, a:token, -2)
-  if l:state == 0
-    call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, a:method, a:token)
-    return a:since
-  elseif l:state == 1
-    " Still running: ask again in a second.
-    let s:probes[a:token] = 2
-    return reltime()
-  endif
-  let l:now = reltime()
-  if empty(a:since)
-    if !a:woke
-      return l:now
-    endif
-  elseif reltimefloat(reltime(a:since, l:now)) < s:PROBE_AFTER && (l:state != -2 || !a:woke)
-    return a:since
-  endif
-  let s:probes[a:token] = -1
-  try
-    call vigor#_internal#host#notify(a:handle, '$pending', [a:token])
-  catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
-    " The channel has closed: the wait sees that.
-  endtry
-  return l:now
-endfunction
-
-" While request_async calls are under way, a timer watches them every
-" s:ASYNC_LOOK ms (a call sent starts it: watch_async(); it stops when no
-" call is under way):
-" - A channel that closes under a process that keeps running fails the
-"   calls at once (host#lost(), plugin#on_closed()), as vigor#request()
-"   finds its own: Neovim tells nothing then, and Vim only once the
-"   process has closed its stderr too.
-" - Where the editor may drop an answer (host#drops(): Vim), the calls
-"   are asked about as vigor#request() asks about its own
-"   (request#probe()), by their success ids: once a second, each that has
-"   been under way for a second.
-let s:ASYNC_LOOK = 250
-let s:async_timer = -1
-let s:async_ticks = 0
-" The success ids of the calls under way at the last probe.
-let s:async_seen = {}
-
-function! vigor#_internal#request#watch_async() abort
-  " (A timer whose callback failed again and again is gone.)
-  if s:async_timer == -1 || empty(timer_info(s:async_timer))
-    let s:async_ticks = 0
-    let s:async_timer = timer_start(s:ASYNC_LOOK, function('s:async_tick'), {'repeat': -1})
-  endif
-endfunction
-
-function! s:async_tick(_timer) abort
-  let s:async_ticks += 1
-  let l:probe = vigor#_internal#host#drops() && s:async_ticks % float2nr(s:PROBE_AFTER * 1000 / s:ASYNC_LOOK) == 0
-  let l:any = 0
-  let l:seen = {}
-  for l:p in values(vigor#_internal#plugin#all())
-    if empty(l:p.inflight)
-      continue
-    endif
-    let l:any = 1
-    let l:usable = l:p.state ==# 'loaded' && l:p.handle isnot v:null && !has_key(l:p.handle, 'closed')
-    if l:usable && vigor#_internal#host#lost(l:p.handle)
-      call vigor#_internal#plugin#on_closed(l:p.name, l:p.instance, 1)
-      continue
-    endif
-    if l:probe
-      call s:probe_async(l:p, l:usable, l:seen)
-    endif
-  endfor
-  if l:probe || !l:any
-    for l:sid in keys(s:async_seen)
-      if !has_key(l:seen, l:sid) && has_key(s:probes, l:sid)
-        call remove(s:probes, l:sid)
-      endif
-    endfor
-    let s:async_seen = l:seen
-  endif
-  if !l:any
-    call timer_stop(s:async_timer)
-    let s:async_timer = -1
-  endif
-endfunction
-
-" Asks the plugin p about its request_async calls under way since the last
-" probe, and adds the success ids of all of them to seen.
-function! s:probe_async(p, usable, seen) abort
-  for [l:sid, l:rest] in items(a:p.inflight)
-    let a:seen[l:sid] = 1
-    if !a:usable || !has_key(s:async_seen, l:sid)
-      continue
-    endif
-    let l:state = get(s:probes, l:sid, -2)
-    if l:state == 0
-      call vigor#_internal#plugin#on_lost(a:p.name, a:p.instance, l:rest[1], l:sid)
-      return
-    elseif l:state == 1
-      " Still running: ask again at the next probe.
-      let s:probes[l:sid] = 2
-      continue
-    endif
-    let s:probes[l:sid] = -1
-    try
-      call vigor#_internal#host#notify(a:p.handle, '$pending', [l:sid])
-    catch /^Vim\%((\a\+)\)\=:E\%(630\|631\|906\|912\):/
-      " The channel has closed: the plugin fails its calls when it exits.
-    endtry
-  endfor
 endfunction
 
 " The plugin's channel was gone when the request was to be sent, so the
@@ -354,7 +219,7 @@ endfunction
 function! vigor#_internal#request#resend(p, method, params) abort
   let l:instance = a:p.instance
   " Vim may not have run the channel's close_cb yet; Neovim has none.
-  call vigor#_internal#plugin#on_closed(a:p.name, l:instance, 1)
+  call vigor#_internal#process#on_closed(a:p.name, l:instance, 1)
   call vigor#_internal#wait#for(vigor#_internal#conf#get('request_timeout'),
         \ {-> a:p.instance != l:instance || a:p.state !=# 'loaded'},
         \ vigor#_internal#conf#get('wait_interval'))
@@ -362,24 +227,6 @@ function! vigor#_internal#request#resend(p, method, params) abort
     throw printf('[vigor] %s.%s: the plugin process closed its channel but did not exit (see %s)', a:p.name, a:method, a:p.log)
   endif
   return vigor#request(a:p.name, a:method, a:params)
-endfunction
-
-" Neovim: a request to the plugin p, on handle h, has waited another look
-" of {look} ms without its answer, {waited} before. Looks whether the
-" channel has gone, and shows what the request waits for after each second
-" (busy()). Returns how many looks it has waited.
-function! vigor#_internal#request#waited(p, method, h, waited, look) abort
-  if vigor#_internal#host#lost(a:h)
-    " Gone for the runtime (plugin#on_closed): marks the handle closed,
-    " unless the exit, which does, is on its way.
-    call vigor#_internal#plugin#on_closed(a:p.name, a:p.instance, 1)
-  endif
-  let l:waited = a:waited + 1
-  let l:ms = l:waited * a:look
-  if l:ms % 1000 < a:look
-    call vigor#_internal#request#busy(a:p, a:method, l:ms / 1000.0)
-  endif
-  return l:waited
 endfunction
 
 " The line of a request to a loaded plugin whose answer has not come since

@@ -8,7 +8,6 @@ let s:none = {'state': ''}
 let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 let s:replies = vigor#_internal#host#replies()
-let s:probes = vigor#_internal#host#probes()
 let s:screen = vigor#_internal#echo#screen()
 " How long the wait blocks in ch_read() at a time, in ms: the longest that
 " CTRL-C and timers wait while a request runs.
@@ -26,7 +25,7 @@ let s:NO_ID = 0x7fffffff
 " 'never' would keep the response, but Vim then spins in the nested wait.)
 " A request whose answer has not come a second after its first read, or
 " that got a wake-up without the answer, asks the plugin whether it still
-" runs it, in case Vim dropped the answer (request#probe()); the clock
+" runs it, in case Vim dropped the answer (transport#vim#probe()); the clock
 " starts after that read, so that a request answered at once pays for
 " none of it.
 "
@@ -103,7 +102,7 @@ def vigor#request(name: any, method: any, ...rest: list<any>): any
         break
       endif
       if woke || !empty(since)
-        since = vigor#_internal#request#probe(p, method, h, token, since, woke)
+        since = vigor#_internal#transport#vim#probe(p, method, h, token, since, woke)
       else
         since = reltime()
       endif
@@ -123,8 +122,8 @@ def vigor#request(name: any, method: any, ...rest: list<any>): any
       vigor#_internal#echo#progress_done()
     endif
   endtry
-  if !empty(since) && has_key(s:probes, token)
-    remove(s:probes, token)
+  if !empty(since)
+    vigor#_internal#transport#vim#forget(token)
   endif
   var res: any = null
   if has_key(s:replies, token)

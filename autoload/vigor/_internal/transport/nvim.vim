@@ -1,0 +1,107 @@
+" Neovim's transport: the plugin processes' msgpack-RPC channels, and
+" Neovim's side of the answer protocol. Vim never sources this file;
+" transport/vim.vim has the same functions for Vim (the editor-neutral
+" files call vigor#_internal#transport#{editor}#...), and job.vim starts
+" the processes for both.
+"
+"   name() version()          the editor, for the plugin's environment
+"   start(cmd, env, callbacks) a plugin process; returns its handle
+"   running(handle) stop(handle, kill) notify(handle, method, params)
+"   lost(handle)              its channel has closed, the process may run
+"   drops()                   0: Neovim drops no answer
+"   waited(...)               a request's look at a channel that may be gone
+"
+" A handle is a Dict that start() makes: {'job': <job>, 'chan': <channel>}.
+" process.vim adds 'ended' (why the process went, for a request's error)
+" and 'closed' (its channel is done); the fast path of vigor#request()
+" (autoload/vigor.vim) reads 'chan' and 'closed', request.vim 'ended'.
+" callbacks: {'stderr': {lines -> ...}, 'exit': {status -> ...}, 'closed':
+" ...}: Neovim calls nothing when an RPC channel closes, so 'closed' is
+" not used; a request or the request_async watch (outbox.vim) finds out
+" (lost()).
+"
+" The rest of the answer protocol on Neovim: vigor#request() sends
+" $request and waits in autoload/vigor.vim; the answer comes through
+" host#reply() (the name the SDK calls, host.vim).
+
+function! vigor#_internal#transport#nvim#name() abort
+  return 'nvim'
+endfunction
+
+function! vigor#_internal#transport#nvim#version() abort
+  if !exists('s:version')
+    let s:version = luaeval('(function(v) return v.major .. "." .. v.minor .. "." .. v.patch end)(vim.version())')
+  endif
+  return s:version
+endfunction
+
+" Starts a plugin process, its channel on its stdin and stdout. Returns a
+" handle, or throws.
+function! vigor#_internal#transport#nvim#start(cmd, env, callbacks) abort
+  " 'group': what the plugin started ends with it (docs/ARCHITECTURE.md,
+  " section 1).
+  return vigor#_internal#job#start(a:cmd, {'rpc': 1, 'group': 1, 'env': a:env,
+        \ 'err': a:callbacks.stderr, 'exit': a:callbacks.exit})
+endfunction
+
+" 1 while the process of a handle runs.
+function! vigor#_internal#transport#nvim#running(handle) abort
+  return jobwait([a:handle.job], 0)[0] == -1
+endfunction
+
+" Kills the process ({kill}), or closes its channel: it then ends itself.
+function! vigor#_internal#transport#nvim#stop(handle, kill) abort
+  try
+    if a:kill
+      call jobstop(a:handle.job)
+    else
+      call chanclose(a:handle.chan)
+    endif
+  catch
+  endtry
+endfunction
+
+function! vigor#_internal#transport#nvim#notify(handle, method, params) abort
+  call call('rpcnotify', [a:handle.chan, a:method] + a:params)
+endfunction
+
+" 1 when the channel of {handle} has closed, although its process may
+" still run. Neovim calls nothing when an RPC channel closes under a
+" running process, and its channel info does not change; but chansend()
+" of nothing looks at the stream before it refuses raw data on an RPC
+" channel, and sends nothing either way. (A translated message is not
+" taken for a closed channel: the wait then ends with the process, as
+" without this check.)
+function! vigor#_internal#transport#nvim#lost(handle) abort
+  try
+    call chansend(a:handle.chan, '')
+  catch /closed stream/
+    return 1
+  catch /^Vim(\a\+):/
+    " The refusal of raw data: the channel is open. (Only an error of
+    " the command: CTRL-C, Vim:Interrupt, goes on to stop the wait.)
+  endtry
+  return 0
+endfunction
+
+function! vigor#_internal#transport#nvim#drops() abort
+  return 0
+endfunction
+
+" A request to the plugin p, on handle h, has waited another look of
+" {look} ms without its answer, {waited} before. Looks whether the channel
+" has gone, and shows what the request waits for after each second
+" (request#busy()). Returns how many looks it has waited.
+function! vigor#_internal#transport#nvim#waited(p, method, h, waited, look) abort
+  if vigor#_internal#transport#nvim#lost(a:h)
+    " Gone for the runtime (process#on_closed): marks the handle closed,
+    " unless the exit, which does, is on its way.
+    call vigor#_internal#process#on_closed(a:p.name, a:p.instance, 1)
+  endif
+  let l:waited = a:waited + 1
+  let l:ms = l:waited * a:look
+  if l:ms % 1000 < a:look
+    call vigor#_internal#request#busy(a:p, a:method, l:ms / 1000.0)
+  endif
+  return l:waited
+endfunction
