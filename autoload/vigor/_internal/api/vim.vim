@@ -7,19 +7,17 @@
 "   hands to the job's channel callback, on_call();
 " - 'command': Vim's channel command ["call", "vigor#_internal#api#vim#call",
 "   [function, args], -id], which Vim answers with what call() below returns.
-" Vim redraws (and writes to the terminal) after every channel callback, so
-" with a screen the command is cheaper; in Ex mode (vim -e/-es), where
-" nothing is redrawn, the callback is (BENCHMARKS.md, "Vim calls with a
-" screen").
 "
 " Vim's "call" command runs the function with errors silenced
 " (emsg_silent), so a failing function just returns 0; only a legacy :try
 " (which resets emsg_silent) sees the error, hence the legacy wrapper
 " call() below, which costs 4-5 us a call. A channel callback runs with
 " errors live, so the Vim9 try/catch in on_call() sees them and the whole
-" path is compiled; but Vim redraws after every callback, which with a
-" screen costs more than the wrapper (BENCHMARKS.md, "Vim calls with a
-" screen").
+" path is compiled; but Vim redraws (and writes to the terminal) after
+" every channel callback, which with a screen costs more than the wrapper.
+" So with a screen the command is cheaper, and in Ex mode (vim -e/-es),
+" where nothing is redrawn, the callback is (BENCHMARKS.md, "Vim calls
+" with a screen").
 " Inside :silent! (a vigor#request() under it waits for the reply while
 " the plugin calls Vim), errors stay silenced, as they are for Vim's own
 " functions there.
