@@ -1,13 +1,14 @@
 " Plugin builds: queues them, runs the vigor command on them (one run for
 " the builds queued in the same tick, which builds in parallel), and reads
 " its JSON progress (internal/build) into the plugins' state.
+" The builds queued this tick: {'name', 'dir', 'force'} each.
 let s:queue = []
 let s:flush_timer = -1
 " The builds running now: name -> reltime() of its start; and the timer
 " that shows them, with the time since the first, every second.
 let s:running = {}
 let s:progress_timer = -1
-" The plugins built and not started yet, [name, bin] each, and the timer
+" The plugins built and not started yet, {'name', 'bin'} each, and the timer
 " that starts them: one a tick, those that a request waits for first
 " (request#waiting()), so that a start of many plugins lets each answer
 " as soon as it is ready, instead of after every process has started.
@@ -20,7 +21,7 @@ let s:HOLD = 50
 " Queues a plugin build; builds queued in the same tick run in one vigor
 " command, in parallel. With force, the build ignores the cache.
 function! vigor#_internal#build#queue(name, dir, ...) abort
-  call add(s:queue, [a:name, a:dir, a:0 && a:1])
+  call add(s:queue, {'name': a:name, 'dir': a:dir, 'force': a:0 && a:1})
   if s:flush_timer == -1
     let s:flush_timer = timer_start(0, function('s:flush'))
   endif
@@ -29,10 +30,11 @@ endfunction
 function! s:flush(_timer) abort
   let s:flush_timer = -1
   let l:queue = s:queue
-  let s:queue = []
+  " The builds queued this tick: {'name', 'dir', 'force'} each.
+let s:queue = []
   " Forced builds (:Vigor rebuild) run in a command of their own.
-  let l:forced = filter(copy(l:queue), 'v:val[2]')
-  call filter(l:queue, '!v:val[2]')
+  let l:forced = filter(copy(l:queue), 'v:val.force')
+  call filter(l:queue, '!v:val.force')
   for l:q in [l:queue, l:forced]
     if !empty(l:q)
       call s:run(l:q, l:q is l:forced)
@@ -52,9 +54,9 @@ function! s:run(queue, force) abort
         \ '-cache', vigor#_internal#conf#cache_dir(),
         \ '-sdk', vigor#_internal#bootstrap#root(),
         \ '-go', vigor#_internal#conf#get('go')] + (empty(l:check) ? [] : ['-self', l:check])
-  let l:ctx = {'names': map(copy(l:queue), 'v:val[0]'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': [],
+  let l:ctx = {'names': map(copy(l:queue), 'v:val.name'), 'building': 0, 'seen': {}, 'start': reltime(), 'other': [],
         \ 'queue': l:queue, 'force': a:force, 'check': !empty(l:check), 'fresh': 0}
-  call extend(l:cmd, map(copy(l:queue), {_, q -> q[0] . '=' . q[1]}))
+  call extend(l:cmd, map(copy(l:queue), {_, q -> q.name . '=' . q.dir}))
   try
     call vigor#_internal#job#start(l:cmd, {
           \ 'out': function('s:on_build_lines', [l:ctx]),
@@ -81,8 +83,8 @@ function! s:again(queue, force, err) abort
     call s:run(a:queue, a:force)
     return
   endif
-  for [l:name, l:_dir, l:_force] in a:queue
-    call vigor#_internal#plugin#on_build_failed(l:name, a:err)
+  for l:q in a:queue
+    call vigor#_internal#plugin#on_build_failed(l:q.name, a:err)
   endfor
 endfunction
 
@@ -186,7 +188,7 @@ function! s:show_progress(_timer) abort
 endfunction
 
 function! s:start_later(name, bin) abort
-  call add(s:built, [a:name, a:bin])
+  call add(s:built, {'name': a:name, 'bin': a:bin})
   if s:start_timer == -1
     let s:start_timer = timer_start(0, function('s:start_next'))
   endif
@@ -201,7 +203,7 @@ function! s:start_next(_timer) abort
     return
   endif
   let l:i = 0
-  while l:i < len(s:built) && !vigor#_internal#request#waiting(s:built[l:i][0])
+  while l:i < len(s:built) && !vigor#_internal#request#waiting(s:built[l:i].name)
     let l:i += 1
   endwhile
   if l:i == len(s:built) && vigor#_internal#request#waiting('')
@@ -214,9 +216,9 @@ function! s:start_next(_timer) abort
     endif
   endif
   let s:held = []
-  let [l:name, l:bin] = remove(s:built, l:i < len(s:built) ? l:i : 0)
+  let l:next = remove(s:built, l:i < len(s:built) ? l:i : 0)
   if !empty(s:built)
     let s:start_timer = timer_start(0, function('s:start_next'))
   endif
-  call vigor#_internal#plugin#on_built(l:name, l:bin)
+  call vigor#_internal#plugin#on_built(l:next.name, l:next.bin)
 endfunction

@@ -23,7 +23,9 @@ endfunction
 " cleared by any other message (s:echo()) and by progress_done(). A wait
 " that ends while it is set clears the line (progress_done()), so that what
 " the command that waited echoes next does not scroll it up into a
-" hit-enter prompt; a message shown after the line stays.
+" hit-enter prompt; a message shown after the line stays. This file owns
+" it and alone writes it; the fast paths of vigor#request() hold it
+" (screen()) to read 'line' without a call.
 let s:screen = {'line': 0}
 
 function! vigor#_internal#echo#screen() abort

@@ -4,7 +4,9 @@
 " autoload/vigor/_internal/vim9/autoload/vigor.vim.)
 
 " The token of the last request, and the nesting of vigor#request()
-" calls; shared by both definitions of vigor#request().
+" calls. This file owns it; the fast paths of vigor#request() (both
+" editors' definitions) hold it (state()), and each takes the next token
+" and counts its own nesting in and out.
 let s:state = {'token': 0, 'depth': 0}
 " From this nesting level on, each request checks the real function depth
 " against 'maxfuncdepth'.
