@@ -64,7 +64,7 @@ function! vigor#_internal#outbox#fail_queue(p, why) abort
   for l:msg in l:queue
     if l:msg.kind ==# 'async'
       call vigor#_internal#callback#resolve(l:msg.success, l:msg.failure, v:false,
-            \ vigor#_internal#plugin#error_object(a:p.name, l:msg.method, a:why))
+            \ s:error_object(a:p.name, l:msg.method, a:why))
     endif
   endfor
 endfunction
@@ -76,8 +76,13 @@ function! vigor#_internal#outbox#fail_inflight(p, why) abort
   let a:p.inflight = {}
   for [l:sid, l:call] in items(l:inflight)
     call vigor#_internal#callback#resolve(l:sid, l:call.failure, v:false,
-          \ vigor#_internal#plugin#error_object(a:p.name, l:call.method, a:why))
+          \ s:error_object(a:p.name, l:call.method, a:why))
   endfor
+endfunction
+
+" The value a request_async failure callback gets.
+function! s:error_object(name, method, msg) abort
+  return {'name': 'VigorError', 'plugin': a:name, 'method': a:method, 'message': a:msg}
 endfunction
 
 " A request_async was resolved (called by vigor#_internal#callback#resolve).
@@ -105,7 +110,7 @@ function! vigor#_internal#outbox#interrupt(reason) abort
 endfunction
 
 " The params of $interrupt: the reason (or v:null) and the budget within
-" which the handlers it cancels are to return (plugin#on_stuck()).
+" which the handlers it cancels are to return (process#stuck()).
 function! vigor#_internal#outbox#interrupt_params(reason) abort
   return [a:reason, vigor#_internal#process#budget()]
 endfunction

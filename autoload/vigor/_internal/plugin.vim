@@ -400,24 +400,15 @@ function! vigor#_internal#plugin#unloaded(p) abort
   endif
 endfunction
 
-" Called by the plugin (protocol.FuncStuck): the handler of {method}, and
-" {others} more, still run {ms} ms after an interrupt cancelled their
-" context. Go cannot stop them, and each keeps a CPU busy or holds what it
-" holds, one more at every interrupt: the plugin is restarted (reloaded),
-" which ends them, and one line says so.
+" Called by the plugin (protocol.FuncStuck): handlers still run {ms} ms
+" after an interrupt cancelled their context (process#stuck() says so):
+" the plugin is restarted (reloaded), which ends them.
 function! vigor#_internal#plugin#on_stuck(name, instance, method, others, ms) abort
   let l:p = vigor#_internal#process#current(a:name, a:instance)
   if empty(l:p) || l:p.state !=# 'loaded'
     return
   endif
-  if a:others > 0
-    let l:what = printf('%s.%s and %d more ignored their interrupt for %d ms; restarting %s to stop them',
-          \ a:name, a:method, a:others, a:ms, a:name)
-  else
-    let l:what = printf('%s.%s ignored its interrupt for %d ms; restarting %s to stop it', a:name, a:method, a:ms, a:name)
-  endif
-  call vigor#_internal#stderr#log(l:p, [l:what . ' (a handler that does not return when its context ends runs until its process exits; the budget is g:vigor#unload_timeout)'])
-  call vigor#_internal#echo#warn(l:what)
+  call vigor#_internal#process#stuck(l:p, a:method, a:others, a:ms)
   call vigor#_internal#plugin#reload(a:name)
 endfunction
 
@@ -430,11 +421,6 @@ function! vigor#_internal#plugin#add_waiter(name, Cb) abort
   else
     call add(l:p.waiters, a:Cb)
   endif
-endfunction
-
-" The value a request_async failure callback gets.
-function! vigor#_internal#plugin#error_object(name, method, msg) abort
-  return {'name': 'VigorError', 'plugin': a:name, 'method': a:method, 'message': a:msg}
 endfunction
 
 " Registers name, found in dir with the lazy declaration d (lazy.json), in

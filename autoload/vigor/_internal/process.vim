@@ -348,3 +348,18 @@ function! s:kill_gone(name, instance, _timer) abort
   let l:p.timer = -1
   call vigor#_internal#transport#{s:T}#stop(l:p.handle, 1)
 endfunction
+
+" The handler of {method}, and {others} more, of p still run {ms} ms after
+" an interrupt cancelled their context (protocol.FuncStuck). Go cannot stop
+" them, and each keeps a CPU busy or holds what it holds, one more at
+" every interrupt: one line says that the plugin is restarted to stop them.
+function! vigor#_internal#process#stuck(p, method, others, ms) abort
+  if a:others > 0
+    let l:what = printf('%s.%s and %d more ignored their interrupt for %d ms; restarting %s to stop them',
+          \ a:p.name, a:method, a:others, a:ms, a:p.name)
+  else
+    let l:what = printf('%s.%s ignored its interrupt for %d ms; restarting %s to stop it', a:p.name, a:method, a:ms, a:p.name)
+  endif
+  call vigor#_internal#stderr#log(a:p, [l:what . ' (a handler that does not return when its context ends runs until its process exits; the budget is g:vigor#unload_timeout)'])
+  call vigor#_internal#echo#warn(l:what)
+endfunction
