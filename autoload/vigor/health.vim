@@ -133,7 +133,14 @@ function! s:size(dir) abort
   let l:seen = 0
   while !empty(l:todo) && l:seen < 20000
     let l:d = remove(l:todo, 0)
-    for l:e in readdir(l:d)
+    try
+      let l:entries = readdir(l:d)
+    catch /^Vim\%((\a\+)\)\=:E484:/
+      " Removed since it was listed: a build that another editor sharing
+      " the cache has just finished.
+      continue
+    endtry
+    for l:e in l:entries
       let l:seen += 1
       let l:path = l:d . '/' . l:e
       if isdirectory(l:path)

@@ -1,5 +1,6 @@
 " Starting processes, one way on both editors: the plugin processes
-" (host.vim) and the build jobs (bootstrap.vim, build.vim).
+" (transport/vim.vim, transport/nvim.vim) and the build jobs (selfbuild.vim,
+" build.vim).
 
 " Starts {cmd} (a List) and returns {'job': job, 'chan': channel}, or
 " throws. {opts}:

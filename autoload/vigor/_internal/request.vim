@@ -201,9 +201,10 @@ function! s:nested(call, msg) abort
         \ l:from ==# a:call ? '' : 'from ' . l:from . ', ', l:depth)
 endfunction
 
-" How the process of {handle} ended, as on_exit() or on_closed() put it in
-" the handle. On Vim the wait may see the channel close before the exit is
-" known: on_closed() finds out which it was.
+" How the process of {handle} ended, as process.vim (its exit, or
+" process#on_closed()) put it in the handle. On Vim the wait may see the
+" channel close before the exit is known: on_closed() finds out which it
+" was.
 function! s:ended(p, handle) abort
   if !has_key(a:handle, 'ended') && a:p.handle is a:handle
     call vigor#_internal#process#on_closed(a:p.name, a:p.instance)
