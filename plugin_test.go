@@ -110,6 +110,7 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 				e.plugin.Store(p)
 				return setup(ctx, p)
 			})
+		ed.PluginOut().Close() // as the process's exit does
 	}()
 	t.Cleanup(func() {
 		// EOF for the plugin, and failed writes, so that serve and its

@@ -177,7 +177,9 @@ type Editor struct {
 }
 
 // New returns a fake editor and starts its read loop. The plugin reads
-// PluginIn and writes PluginOut; Close ends both.
+// PluginIn and writes PluginOut; whoever runs the plugin closes
+// PluginOut once it has returned, as a process's exit closes its stdout,
+// and Close ends both.
 func New(opts Options) (*Editor, error) {
 	switch opts.Editor {
 	case "":
@@ -209,8 +211,9 @@ func (e *Editor) Editor() string { return e.opts.Editor }
 // PluginIn is the plugin's stdin.
 func (e *Editor) PluginIn() io.Reader { return e.pluginIn }
 
-// PluginOut is the plugin's stdout.
-func (e *Editor) PluginOut() io.Writer { return e.pluginOut }
+// PluginOut is the plugin's stdout. Closing it ends the fake's read
+// loop: the requests that wait for an answer then fail with ErrEnded.
+func (e *Editor) PluginOut() io.WriteCloser { return e.pluginOut }
 
 // Env returns the environment that the runtime gives the process of
 // plugin name (instance), as job.vim builds it, for serve's getenv.
