@@ -232,7 +232,7 @@ func markNonFinite(b []byte) []byte {
 			}
 		}
 		if word != "" {
-			out = strconv.AppendQuote(out, nonFinite+word)
+			out = append(out, `"\u0000vigor-float:`+word+`"`...) // nonFinite, in JSON
 			i += len(word) - 1
 			continue
 		}
