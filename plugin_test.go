@@ -110,7 +110,10 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 				e.plugin.Store(p)
 				return setup(ctx, p)
 			})
-		ed.PluginOut().Close() // as the process's exit does
+		// The plugin's output stays open until the cleanup, as it did
+		// before the shared fake: the session may still write after serve
+		// returned (TestServeAsyncDuringUnload's late resolves come then),
+		// which a process's exit would cut off.
 	}()
 	t.Cleanup(func() {
 		// EOF for the plugin, and failed writes, so that serve and its
