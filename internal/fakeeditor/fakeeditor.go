@@ -33,7 +33,9 @@
 // message once the answer is written, as an editor runs what comes on a
 // channel in order; a call whose Answer makes a request to the plugin (an
 // editor function that calls the plugin) lets the fake read on meanwhile,
-// as the editor's nested wait does.
+// as the editor's nested wait does. (The fake cannot tell which goroutine
+// makes a request: one made by any goroutine while an Answer runs counts.)
+// The pipes are io.Pipes: a write waits until the other side reads it.
 package fakeeditor
 
 import (
