@@ -7,46 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/fakeeditor"
 	"github.com/vigorvim/vigor/internal/protocol"
 )
 
-// batchAnswer returns a fake editor's answer func that runs batches (Vim's
-// protocol.FuncVimBatch, Neovim's nvim_call_atomic) call by call through
-// run, and other calls through run too. A batch stops at the first call
-// that fails, as the editors' do.
-func batchAnswer(run func(fn string, args []any) (any, string)) func(fn string, args []any) (any, string) {
-	return func(fn string, args []any) (any, string) {
-		if (fn != protocol.FuncVimBatch && fn != "nvim_call_atomic") || len(args) != 1 {
-			return run(fn, args)
-		}
-		results := []any{}
-		for i, c := range args[0].([]any) {
-			pair := c.([]any)
-			name, _ := pair[0].(string)
-			cargs, _ := pair[1].([]any)
-			if name == vimjson.FuncLegacy || name == "nvim_call_function" {
-				name, _ = cargs[0].(string)
-				cargs, _ = cargs[1].([]any)
-			}
-			res, msg := run(strings.TrimPrefix(name, "g:"), cargs)
-			if msg != "" {
-				if fn == "nvim_call_atomic" {
-					return []any{results, []any{i, 0, msg}}, ""
-				}
-				return []any{results, []any{i, msg}}, ""
-			}
-			results = append(results, res)
-		}
-		return []any{results, nil}, ""
-	}
-}
-
-// batchEditor starts a fake editor of kind whose batches run through run,
-// and returns it and its plugin, ready.
+// batchEditor starts a fake editor of kind whose calls, those of its
+// batches too, run through run, and returns it and its plugin, ready.
 func batchEditor(t *testing.T, kind string, run func(fn string, args []any) (any, string)) (*fakeEditor, *Plugin) {
 	t.Helper()
-	e := startServe(t, kind, serveOpts{answer: batchAnswer(run)}, func(ctx context.Context, p *Plugin) error { return nil })
+	e := startServe(t, kind, serveOpts{answer: run}, func(ctx context.Context, p *Plugin) error { return nil })
 	e.ready()
 	return e, e.p()
 }
@@ -109,7 +78,7 @@ func TestBatchRecords(t *testing.T) {
 		if kind == "nvim" {
 			wantFn = "nvim_call_atomic"
 		}
-		if c.fn != wantFn || len(c.args) != 1 || len(c.args[0].([]any)) != 5 {
+		if c.Fn != wantFn || len(c.Batch) != 5 {
 			t.Fatalf("the editor got %v, want one %s of 5 calls", c, wantFn)
 		}
 	})
@@ -215,7 +184,7 @@ func TestBatchNotSent(t *testing.T) {
 		if _, err := p.Call(ctx, "abs", 9); err != nil {
 			t.Fatal(err)
 		}
-		checkEqual(t, "the next call", e.next(), editorCall{fn: "abs", args: []any{int64(9)}, request: true})
+		checkEqual(t, "the next call", e.next(), fakeeditor.Call{Fn: "abs", Args: []any{int64(9)}, Request: true})
 	})
 }
 
@@ -293,7 +262,7 @@ func TestRunBatchNests(t *testing.T) {
 		}
 		checkEqual(t, "results", []int{a, b2, c}, []int{2, 2, 3})
 		call := e.next()
-		if len(call.args) != 1 || len(call.args[0].([]any)) != 5 {
+		if len(call.Batch) != 5 {
 			t.Fatalf("the editor got %v, want one batch of 5 calls", call)
 		}
 		checkEqual(t, "another Caller", fmt.Sprint(RunBatch(ctx, otherCaller{}, func(*Batch) error { return nil })),
@@ -351,7 +320,7 @@ func TestBatchIntoTwice(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkEqual(t, "first, second, third", []int{first, second, third}, []int{1, 0, 3})
-		if call := e.next(); len(call.args) != 1 || len(call.args[0].([]any)) != 3 {
+		if call := e.next(); len(call.Batch) != 3 {
 			t.Fatalf("the editor got %v, want one batch of 3 calls", call)
 		}
 	})

@@ -34,7 +34,7 @@ func TestServePending(t *testing.T) {
 			t.Helper()
 			e.notify(protocol.MethodPending, token)
 			c := e.expect(protocol.FuncPending, false)
-			checkEqual(t, "pending args", c.args, []any{token, want})
+			checkEqual(t, "pending args", c.Args, []any{token, want})
 		}
 		probe(1, false) // not sent yet
 		e.notify("block")
@@ -52,7 +52,7 @@ func TestServePending(t *testing.T) {
 			t.Helper()
 			for deadline := time.Now().Add(serveTimeout); ; {
 				e.notify(protocol.MethodPending, id)
-				if c := e.expect(protocol.FuncPending, false); c.args[1] == false {
+				if c := e.expect(protocol.FuncPending, false); c.Args[1] == false {
 					return
 				}
 				if time.Now().After(deadline) {
@@ -72,7 +72,7 @@ func TestServePending(t *testing.T) {
 			t.Helper()
 			e.notify(protocol.MethodPending, "vigor:1")
 			c := e.expect(protocol.FuncPending, false)
-			checkEqual(t, "pending args", c.args, []any{"vigor:1", want})
+			checkEqual(t, "pending args", c.Args, []any{"vigor:1", want})
 		}
 		probeAsync(false)
 		e.notify("block")

@@ -3,7 +3,6 @@ package vigor
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,10 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vmihailenco/msgpack/v5"
-
-	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/fakeeditor"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -28,51 +25,16 @@ import (
 // serveTimeout only keeps a broken test from hanging; nothing here is timed.
 const serveTimeout = 10 * time.Second
 
-// The fake editor: the other end of serve()'s pipes, speaking Vim's JSON
-// channel protocol or Neovim's msgpack-RPC with the project's own codecs.
-// It answers the plugin's calls itself and hands every call (and
-// notification) of an editor function to the test, unwrapped from the
-// editor's transport: Vim's [0, [-id, fn, args]] message for the runtime's
-// channel callback (without the "g:" it needs for global functions) or its
-// "call" command, Neovim's nvim_call_function.
-
-// editorCall is one editor function that the plugin called or notified.
-type editorCall struct {
-	fn      string
-	args    []any
-	request bool // the plugin waited for an answer
-}
-
-func (c editorCall) String() string {
-	kind := "notify"
-	if c.request {
-		kind = "call"
-	}
-	return fmt.Sprintf("%s %s%v", kind, c.fn, c.args)
-}
-
+// fakeEditor is serve() connected to the shared fake editor
+// (internal/fakeeditor), which speaks Vim's JSON channel or Neovim's
+// msgpack-RPC as the editor and the runtime do, runs batches, and records
+// every editor function that the plugin called or notified, unwrapped from
+// the editor's transport.
 type fakeEditor struct {
-	t    *testing.T
-	kind string
-
-	toPlugin   *io.PipeWriter // the plugin's stdin
-	fromPlugin *io.PipeReader // the plugin's stdout
-	stderr     *syncBuffer
-	env        map[string]string
-
-	wmu sync.Mutex
-	enc *msgpackrpc.Codec // Neovim: encodes what the editor sends
-
-	// answer returns the result of a function the plugin calls, or the
-	// editor's error message.
-	answer func(fn string, args []any) (any, string)
-
-	calls   chan editorCall
-	readErr atomic.Value // error: why the reader stopped
-
-	rmu    sync.Mutex
-	nextID int64
-	resps  map[int64]chan []any
+	t      *testing.T
+	kind   string
+	ed     *fakeeditor.Editor
+	stderr *syncBuffer
 
 	plugin atomic.Pointer[Plugin]
 	code   chan int
@@ -97,7 +59,7 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-var serveKinds = []string{"vim", "nvim"}
+var serveKinds = []string{fakeeditor.Vim, fakeeditor.Nvim}
 
 // forEachEditor runs a scenario against a fake Vim and a fake Neovim.
 func forEachEditor(t *testing.T, f func(t *testing.T, kind string)) {
@@ -107,7 +69,9 @@ func forEachEditor(t *testing.T, f func(t *testing.T, kind string)) {
 }
 
 type serveOpts struct {
-	env    map[string]string // added to (or replacing) the default env
+	env map[string]string // added to (or replacing) the default env
+	// answer returns the result of a function that the plugin calls, or
+	// the editor's error message; nil answers v:null.
 	answer func(fn string, args []any) (any, string)
 	ctx    context.Context // serve's ctx (its end is SIGTERM); nil means context.Background()
 }
@@ -116,51 +80,47 @@ type serveOpts struct {
 // talking to a fake editor of kind.
 func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx context.Context, p *Plugin) error) *fakeEditor {
 	t.Helper()
-	env := map[string]string{
-		protocol.EnvPlugin:        "demo",
-		protocol.EnvHost:          kind,
-		protocol.EnvProtocol:      fmt.Sprint(protocol.Version),
-		protocol.EnvInstance:      "7",
-		protocol.EnvEditorVersion: "9.1.0",
-		protocol.EnvPlatform:      "linux",
-		protocol.EnvMode:          "test",
+	fopts := fakeeditor.Options{Editor: kind, Record: true}
+	if opts.answer != nil {
+		fopts.Answer = func(fn string, args []any) (any, error) {
+			res, msg := opts.answer(fn, args)
+			if msg != "" {
+				return nil, errors.New(msg)
+			}
+			return res, nil
+		}
 	}
+	ed, err := fakeeditor.New(fopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := ed.Env("demo", "7")
+	env[protocol.EnvEditorVersion] = "9.1.0"
 	for k, v := range opts.env {
 		env[k] = v
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	e := &fakeEditor{
-		t: t, kind: kind,
-		toPlugin: inW, fromPlugin: outR,
-		stderr: &syncBuffer{},
-		env:    env,
-		enc:    msgpackrpc.New(bytes.NewReader(nil)),
-		answer: opts.answer,
-		calls:  make(chan editorCall, 256),
-		resps:  make(map[int64]chan []any),
-		code:   make(chan int, 1),
-	}
-	if e.answer == nil {
-		e.answer = func(string, []any) (any, string) { return nil, "" }
-	}
+	e := &fakeEditor{t: t, kind: kind, ed: ed, stderr: &syncBuffer{}, code: make(chan int, 1)}
 	ctx := opts.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	go e.read()
 	go func() {
-		e.code <- serve(ctx, func(k string) string { return env[k] }, inR, outW, e.stderr,
+		e.code <- serve(ctx, func(k string) string { return env[k] }, ed.PluginIn(), ed.PluginOut(), e.stderr,
 			func(ctx context.Context, p *Plugin) error {
 				e.plugin.Store(p)
 				return setup(ctx, p)
 			})
+		// The plugin's output stays open until the cleanup, as it did
+		// before the shared fake: the session may still write after serve
+		// returned (TestServeAsyncDuringUnload's late resolves come then),
+		// which a process's exit would cut off.
 	}()
 	t.Cleanup(func() {
 		// EOF for the plugin, and failed writes, so that serve and its
 		// session end.
-		inW.Close()
-		outR.Close()
+		if err := ed.Close(); err != nil {
+			t.Errorf("%s: the fake editor: %v", kind, err)
+		}
 		select {
 		case <-e.code:
 		case <-time.After(serveTimeout):
@@ -180,201 +140,13 @@ func (e *fakeEditor) p() *Plugin {
 	return p
 }
 
-// read is the editor's read loop.
-func (e *fakeEditor) read() {
-	var err error
-	if e.kind == "vim" {
-		err = e.readVim()
-	} else {
-		err = e.readNvim()
-	}
-	e.readErr.Store(fmt.Errorf("editor read: %w", err))
-	close(e.calls)
-}
-
-func (e *fakeEditor) readVim() error {
-	dec := json.NewDecoder(e.fromPlugin)
-	for {
-		var items []json.RawMessage
-		if err := dec.Decode(&items); err != nil {
-			return err
-		}
-		if len(items) == 2 && string(items[0]) != "0" {
-			// [id, 0]: the wake-up that follows the answer to our request
-			// id, which came as a call of protocol.FuncReply.
-			if string(items[1]) != "0" {
-				return fmt.Errorf("the plugin answered %s without %s", items[0], protocol.FuncReply)
-			}
-			continue
-		}
-		if len(items) == 2 {
-			// [0, [-id, fn, args]]: a call for the runtime's channel
-			// callback, which answers [-id, [result, v:null]] or
-			// [-id, [v:null, error]].
-			var call []json.RawMessage
-			if err := json.Unmarshal(items[1], &call); err != nil || len(call) != 3 {
-				return fmt.Errorf("the callback cannot run %s", items[1])
-			}
-			var fn string
-			var args []any
-			if err := json.Unmarshal(call[1], &fn); err != nil {
-				return err
-			}
-			if err := vimjson.Unmarshal(wire.Raw(call[2]), &args); err != nil {
-				return err
-			}
-			// Vim9's call() wants g: for global functions, and builtins
-			// come through the legacy helper.
-			fn = strings.TrimPrefix(fn, "g:")
-			if fn == vimjson.FuncLegacy && len(args) == 2 {
-				fn, _ = args[0].(string)
-				args, _ = args[1].([]any)
-			}
-			res, msg := e.answer(fn, args)
-			var errVal any
-			if msg != "" {
-				res, errVal = nil, msg
-			}
-			e.sendVim([]any{json.RawMessage(call[0]), []any{res, errVal}})
-			e.calls <- editorCall{fn: fn, args: args, request: true}
-			continue
-		}
-		if len(items) != 3 || string(items[0]) != `"call"` {
-			return fmt.Errorf("Vim cannot run %s", items)
-		}
-		// ["call", fn, args]: a call without an answer.
-		var fn string
-		var args []any
-		if err := json.Unmarshal(items[1], &fn); err != nil {
-			return err
-		}
-		if fn == protocol.FuncReply {
-			var reply []json.RawMessage
-			var id int64
-			if err := json.Unmarshal(items[2], &reply); err != nil || len(reply) != 2 || json.Unmarshal(reply[0], &id) != nil {
-				return fmt.Errorf("bad answer %s", items[2])
-			}
-			e.deliver(id, reply[1])
-			continue
-		}
-		if err := vimjson.Unmarshal(wire.Raw(items[2]), &args); err != nil {
-			return err
-		}
-		e.calls <- editorCall{fn: fn, args: args}
-	}
-}
-
-func (e *fakeEditor) readNvim() error {
-	dec := msgpackrpc.New(e.fromPlugin)
-	for {
-		var m wire.Message
-		if err := dec.ReadMessage(&m); err != nil {
-			return err
-		}
-		if m.Kind == wire.Response {
-			if m.Error != nil {
-				return fmt.Errorf("the plugin answered %d with an error slot: % x", m.ID, m.Error)
-			}
-			e.deliver(m.ID, m.Result)
-			continue
-		}
-		var params []any
-		for _, r := range m.Params {
-			var v any
-			if err := msgpackrpc.Unmarshal(r, &v); err != nil {
-				return err
-			}
-			params = append(params, v)
-		}
-		c := editorCall{fn: m.Method, args: params, request: m.Kind == wire.Request}
-		if m.Method == "nvim_call_function" && len(params) == 2 {
-			c.fn, _ = params[0].(string)
-			c.args, _ = params[1].([]any)
-		}
-		if c.fn == protocol.FuncReply && !c.request {
-			// The answer [token, result, error] to our $request token.
-			// On Neovim result and error come as two arguments.
-			id, _ := c.args[0].(int64)
-			tuple := c.args[1:]
-			e.deliver(id, mustBytes(msgpack.Marshal(tuple)))
-			continue
-		}
-		if c.request {
-			res, msg := e.answer(c.fn, c.args)
-			if msg != "" {
-				e.send(mustBytes(msgpack.Marshal([]any{1, m.ID, []any{0, msg}, nil})))
-			} else {
-				e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendResponse(b, m.ID, res) }))
-			}
-		}
-		e.calls <- c
-	}
-}
-
-func mustBytes(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func (e *fakeEditor) nvimFrame(f func([]byte) ([]byte, error)) []byte {
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	return mustBytes(f(nil))
-}
-
-func (e *fakeEditor) sendVim(v any) {
-	e.send(append(mustBytes(vimjson.AppendValue(nil, v)), '\n'))
-}
-
-// send writes to the plugin. The plugin reads all the time, so a write
-// only fails once the test has ended.
-func (e *fakeEditor) send(b []byte) {
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	_, _ = e.toPlugin.Write(b)
-}
-
-func (e *fakeEditor) deliver(id int64, raw []byte) {
-	var v []any
-	var err error
-	if e.kind == "vim" {
-		err = vimjson.Unmarshal(raw, &v)
-	} else {
-		err = msgpackrpc.Unmarshal(raw, &v)
-	}
-	if err != nil {
-		v = []any{"undecodable response", err.Error()}
-	}
-	e.rmu.Lock()
-	ch := e.resps[id]
-	e.rmu.Unlock()
-	if ch != nil {
-		ch <- v
-	}
-}
+// closeInput ends the plugin's input, as an editor that goes away does.
+func (e *fakeEditor) closeInput() { _ = e.ed.CloseInput() }
 
 // requestAsync sends a request (vigor#request()) and returns where its
-// answer, [result, error], arrives.
-func (e *fakeEditor) requestAsync(method string, params ...any) <-chan []any {
-	if params == nil {
-		params = []any{}
-	}
-	ch := make(chan []any, 1)
-	e.rmu.Lock()
-	e.nextID++
-	id := e.nextID
-	e.resps[id] = ch
-	e.rmu.Unlock()
-	if e.kind == "vim" {
-		e.sendVim([]any{id, []any{method, params}})
-	} else {
-		e.send(e.nvimFrame(func(b []byte) ([]byte, error) {
-			return e.enc.AppendNotification(b, protocol.MethodRequest, []any{id, method, params})
-		}))
-	}
-	return ch
+// answer arrives.
+func (e *fakeEditor) requestAsync(method string, params ...any) <-chan fakeeditor.Reply {
+	return e.ed.RequestAsync(method, params...)
 }
 
 // request sends a request and waits for its answer, [result, error].
@@ -383,51 +155,54 @@ func (e *fakeEditor) request(method string, params ...any) []any {
 	return e.await(e.requestAsync(method, params...), method)
 }
 
-func (e *fakeEditor) await(ch <-chan []any, method string) []any {
+// await waits for the answer on ch, and returns it as [result, error].
+func (e *fakeEditor) await(ch <-chan fakeeditor.Reply, method string) []any {
 	e.t.Helper()
 	select {
-	case v := <-ch:
-		return v
+	case r := <-ch:
+		if r.Err != nil {
+			e.t.Fatalf("%s: no answer to the request %q: %v", e.kind, method, r.Err)
+		}
+		return r.Tuple()
 	case <-time.After(serveTimeout):
-		e.t.Fatalf("%s: no answer to the request %q (%v)", e.kind, method, e.readErr.Load())
+		e.t.Fatalf("%s: no answer to the request %q (%v)", e.kind, method, e.ed.Err())
 	}
 	panic("unreachable")
 }
 
 // notify sends a notification (vigor#notify(), or one of the runtime's).
 func (e *fakeEditor) notify(method string, params ...any) {
-	if params == nil {
-		params = []any{}
+	e.t.Helper()
+	if err := e.ed.Notify(method, params...); err != nil {
+		e.t.Fatalf("%s: notify %s: %v", e.kind, method, err)
 	}
-	if e.kind == "vim" {
-		e.sendVim([]any{0, []any{method, params}})
-	} else {
-		e.send(e.nvimFrame(func(b []byte) ([]byte, error) { return e.enc.AppendNotification(b, method, params) }))
-	}
+}
+
+// nextWithin returns the next editor function that the plugin called or
+// notified, if one comes within d.
+func (e *fakeEditor) nextWithin(d time.Duration) (fakeeditor.Call, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	return e.ed.Next(ctx)
 }
 
 // next returns the next editor function that the plugin called or
 // notified.
-func (e *fakeEditor) next() editorCall {
+func (e *fakeEditor) next() fakeeditor.Call {
 	e.t.Helper()
-	select {
-	case c, ok := <-e.calls:
-		if !ok {
-			e.t.Fatalf("%s: the plugin's output ended (%v)", e.kind, e.readErr.Load())
-		}
-		return c
-	case <-time.After(serveTimeout):
-		e.t.Fatalf("%s: timed out waiting for the plugin to call the editor", e.kind)
+	c, err := e.nextWithin(serveTimeout)
+	if err != nil {
+		e.t.Fatalf("%s: waiting for the plugin to call the editor: %v", e.kind, err)
 	}
-	panic("unreachable")
+	return c
 }
 
 // expect reads the next call and checks that it is fn, called (request) or
 // notified.
-func (e *fakeEditor) expect(fn string, request bool) editorCall {
+func (e *fakeEditor) expect(fn string, request bool) fakeeditor.Call {
 	e.t.Helper()
 	c := e.next()
-	if c.fn != fn || c.request != request {
+	if c.Fn != fn || c.Request != request {
 		e.t.Fatalf("%s: the plugin sent %v, want %s (request %v)", e.kind, c, fn, request)
 	}
 	return c
@@ -437,12 +212,12 @@ func (e *fakeEditor) expect(fn string, request bool) editorCall {
 func (e *fakeEditor) ready() map[string]any {
 	e.t.Helper()
 	c := e.expect(protocol.FuncReady, false)
-	if len(c.args) != 3 || c.args[0] != "demo" || c.args[1] != "7" {
-		e.t.Fatalf("%s: ready args %v, want [demo 7 {info}]", e.kind, c.args)
+	if len(c.Args) != 3 || c.Args[0] != "demo" || c.Args[1] != "7" {
+		e.t.Fatalf("%s: ready args %v, want [demo 7 {info}]", e.kind, c.Args)
 	}
-	info, ok := c.args[2].(map[string]any)
+	info, ok := c.Args[2].(map[string]any)
 	if !ok {
-		e.t.Fatalf("%s: ready info is %T", e.kind, c.args[2])
+		e.t.Fatalf("%s: ready info is %T", e.kind, c.Args[2])
 	}
 	return info
 }
@@ -570,11 +345,11 @@ func TestServeNotificationError(t *testing.T) {
 		e.ready()
 		e.notify("fail")
 		c := e.expect(protocol.FuncEcho, false)
-		checkEqual(t, "echo args", c.args, []any{"error", "demo", "fail: bad input"})
+		checkEqual(t, "echo args", c.Args, []any{"error", "demo", "fail: bad input"})
 		e.notify("nope")
 		c = e.expect(protocol.FuncEcho, false)
-		if len(c.args) != 3 || !strings.Contains(fmt.Sprint(c.args[2]), `nope: no method "nope"`) {
-			t.Fatalf("echo args %v, want the unknown method", c.args)
+		if len(c.Args) != 3 || !strings.Contains(fmt.Sprint(c.Args[2]), `nope: no method "nope"`) {
+			t.Fatalf("echo args %v, want the unknown method", c.Args)
 		}
 	})
 }
@@ -586,7 +361,7 @@ func TestServeNvimErrorEvent(t *testing.T) {
 	e.notify("nvim_error_event", 0, "Vim:E117: Unknown function: Nope")
 	e.notify("fail") // a notification after it, to know that it was handled
 	c := e.expect(protocol.FuncEcho, false)
-	checkEqual(t, "echo args", c.args, []any{"error", "demo", "fail: bad input"})
+	checkEqual(t, "echo args", c.Args, []any{"error", "demo", "fail: bad input"})
 	if log := e.stderr.String(); !strings.Contains(log, "Neovim reported an error for a notification: Vim:E117: Unknown function: Nope") {
 		t.Fatalf("the log lacks the error:\n%s", log)
 	}
@@ -619,7 +394,7 @@ func TestServeCallEditor(t *testing.T) {
 		})
 		e.ready()
 		checkEqual(t, "year", e.request("year"), []any{"2024", nil})
-		checkEqual(t, "the call", e.next(), editorCall{fn: "strftime", args: []any{"%Y"}, request: true})
+		checkEqual(t, "the call", e.next(), fakeeditor.Call{Fn: "strftime", Args: []any{"%Y"}, Request: true})
 		checkEqual(t, "nope", e.request("nope"), []any{nil, "Nope(): Vim(call):E117: Unknown function: Nope"})
 	})
 }
@@ -650,9 +425,9 @@ func TestServeCmdAndExec(t *testing.T) {
 		checkEqual(t, "cmd of 3 lines", e.request("cmd", "a\nb\nc"),
 			[]any{nil, "Cmd runs one Ex command, and this one has 3 lines: use Exec to run several lines"})
 		checkEqual(t, "cmd", e.request("cmd", "let g:x = 1 | let g:y = 2"), []any{nil, nil})
-		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncCmd, args: []any{"let g:x = 1 | let g:y = 2", map[string]any{}}, request: true})
+		checkEqual(t, "the call", e.next(), fakeeditor.Call{Fn: protocol.FuncCmd, Args: []any{"let g:x = 1 | let g:y = 2", map[string]any{}}, Request: true})
 		checkEqual(t, "exec", e.request("exec", "a\nb", "c"), []any{nil, nil})
-		checkEqual(t, "the call", e.next(), editorCall{fn: protocol.FuncExec, args: []any{"demo", []any{"a", "b", "c"}}, request: true})
+		checkEqual(t, "the call", e.next(), fakeeditor.Call{Fn: protocol.FuncExec, Args: []any{"demo", []any{"a", "b", "c"}}, Request: true})
 		checkEqual(t, "exec error", e.request("exec", "echo x"), []any{nil, "line 1: Vim(echo):E121: Undefined variable: x"})
 		e.next()
 		checkEqual(t, "exec error's Fn", e.request("exec_fn", "echo x"), []any{"", nil})
@@ -676,10 +451,10 @@ func TestServeSetupFails(t *testing.T) {
 			forEachEditor(t, func(t *testing.T, kind string) {
 				e := startServe(t, kind, serveOpts{}, tc.setup)
 				c := e.expect(protocol.FuncFailed, true)
-				if len(c.args) != 3 || c.args[0] != "demo" || c.args[1] != "7" {
-					t.Fatalf("failed args %v, want [demo 7 message]", c.args)
+				if len(c.Args) != 3 || c.Args[0] != "demo" || c.Args[1] != "7" {
+					t.Fatalf("failed args %v, want [demo 7 message]", c.Args)
 				}
-				if msg, _ := c.args[2].(string); !strings.HasPrefix(msg, tc.want) {
+				if msg, _ := c.Args[2].(string); !strings.HasPrefix(msg, tc.want) {
 					t.Fatalf("failed message %q, want it to start with %q", msg, tc.want)
 				}
 				checkEqual(t, "exit code", e.wait(), 1)
@@ -760,20 +535,20 @@ func TestServeInterruptIgnored(t *testing.T) {
 		waitChan(t, started, "the handler to start")
 		e.notify(protocol.MethodInterrupt, "stop", 100)
 		c := e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args, []any{"vigor:1", "vigor:2", false, failed})
+		checkEqual(t, "resolve args", c.Args, []any{"vigor:1", "vigor:2", false, failed})
 		// A second one, interrupted by the next interrupt, counts with it.
 		e.notify(protocol.MethodAsync, "vigor:3", "vigor:4", "spin", []any{})
 		waitChan(t, started, "the handler to start")
 		e.notify(protocol.MethodInterrupt, "stop", 100)
 		c = e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args, []any{"vigor:3", "vigor:4", false, failed})
+		checkEqual(t, "resolve args", c.Args, []any{"vigor:3", "vigor:4", false, failed})
 		c = e.expect(protocol.FuncStuck, false)
-		checkEqual(t, "stuck args", c.args, []any{"demo", "7", "spin", int64(1), int64(100)})
+		checkEqual(t, "stuck args", c.Args, []any{"demo", "7", "spin", int64(1), int64(100)})
 		// A polite handler's interrupt tells nothing, nor a later one.
 		e.notify(protocol.MethodAsync, "vigor:5", "vigor:6", "wait", []any{})
 		e.notify(protocol.MethodInterrupt, "stop", 50)
 		c = e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args[:3], []any{"vigor:5", "vigor:6", false})
+		checkEqual(t, "resolve args", c.Args[:3], []any{"vigor:5", "vigor:6", false})
 		time.Sleep(150 * time.Millisecond)
 		checkEqual(t, "answer after the interrupts", e.request("one"), []any{int64(1), nil})
 	})
@@ -800,16 +575,15 @@ func TestServeInterruptBeforeHandlerStarts(t *testing.T) {
 			e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "spin", []any{})
 			e.notify(protocol.MethodInterrupt, "stop", 100)
 			c := e.expect(protocol.FuncResolve, false)
-			checkEqual(t, "resolve args", c.args[:3], []any{"vigor:1", "vigor:2", false})
-			select {
-			case c, ok := <-e.calls:
-				if !ok || c.fn != protocol.FuncStuck {
-					t.Fatalf("round %d: the plugin sent %v, want %s", round, c, protocol.FuncStuck)
-				}
-				checkEqual(t, "stuck args", c.args, []any{"demo", "7", "spin", int64(0), int64(100)})
-			case <-time.After(time.Second):
-				t.Fatalf("round %d: no %s within 1 s of the interrupt of a handler that ignores it", round, protocol.FuncStuck)
+			checkEqual(t, "resolve args", c.Args[:3], []any{"vigor:1", "vigor:2", false})
+			c, err := e.nextWithin(time.Second)
+			if err != nil {
+				t.Fatalf("round %d: no %s within 1 s of the interrupt of a handler that ignores it: %v", round, protocol.FuncStuck, err)
 			}
+			if c.Fn != protocol.FuncStuck {
+				t.Fatalf("round %d: the plugin sent %v, want %s", round, c, protocol.FuncStuck)
+			}
+			checkEqual(t, "stuck args", c.Args, []any{"demo", "7", "spin", int64(0), int64(100)})
 		}
 	})
 }
@@ -835,13 +609,11 @@ func TestServeInterruptZeroBudget(t *testing.T) {
 		waitChan(t, started, "the handler to start")
 		e.notify(protocol.MethodInterrupt, "stop", 0)
 		c := e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args[:3], []any{"vigor:1", "vigor:2", false})
+		checkEqual(t, "resolve args", c.Args[:3], []any{"vigor:1", "vigor:2", false})
 		time.Sleep(200 * time.Millisecond)
 		checkEqual(t, "answer after the interrupt", e.request("one"), []any{int64(1), nil})
-		select {
-		case c := <-e.calls:
+		if c, err := e.nextWithin(0); err == nil {
 			t.Errorf("the plugin sent %v after a handler returned 10 ms after its interrupt", c)
-		default:
 		}
 	})
 }
@@ -863,7 +635,7 @@ func TestServeInterruptNotification(t *testing.T) {
 		waitChan(t, started, "the handler to start")
 		e.notify(protocol.MethodInterrupt, "stop")
 		c := e.expect(protocol.FuncEcho, false)
-		checkEqual(t, "echo args", c.args, []any{"error", "demo", "wait: " + ErrInterrupted.Error() + ": stop"})
+		checkEqual(t, "echo args", c.Args, []any{"error", "demo", "wait: " + ErrInterrupted.Error() + ": stop"})
 	})
 }
 
@@ -884,20 +656,20 @@ func TestServeAsync(t *testing.T) {
 		e.ready()
 		e.notify(protocol.MethodAsync, "vigor:1", "vigor:2", "add", []any{40, 2})
 		c := e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args, []any{"vigor:1", "vigor:2", true, int64(42)})
+		checkEqual(t, "resolve args", c.Args, []any{"vigor:1", "vigor:2", true, int64(42)})
 
 		e.notify(protocol.MethodAsync, "vigor:3", "vigor:4", "fail", []any{})
 		c = e.expect(protocol.FuncResolve, false)
-		checkEqual(t, "resolve args", c.args, []any{"vigor:3", "vigor:4", false, map[string]any{
+		checkEqual(t, "resolve args", c.Args, []any{"vigor:3", "vigor:4", false, map[string]any{
 			"name": "VigorError", "plugin": "demo", "method": "fail", "message": "bad input",
 		}})
 
 		e.notify(protocol.MethodAsync, "vigor:5", "vigor:6", "boom", []any{})
 		c = e.expect(protocol.FuncResolve, false)
-		if len(c.args) != 4 || c.args[2] != false {
-			t.Fatalf("resolve args %v, want a failure", c.args)
+		if len(c.Args) != 4 || c.Args[2] != false {
+			t.Fatalf("resolve args %v, want a failure", c.Args)
 		}
-		if msg := c.args[3].(map[string]any)["message"]; msg != "panic: kaboom (stack in the plugin's stderr)" {
+		if msg := c.Args[3].(map[string]any)["message"]; msg != "panic: kaboom (stack in the plugin's stderr)" {
 			t.Fatalf("message %q, want the panic", msg)
 		}
 	})
@@ -941,7 +713,7 @@ func TestServeAsyncDuringUnload(t *testing.T) {
 				resolved := map[string]any{}
 				for len(resolved) < n+1 {
 					c := e.next()
-					switch c.fn {
+					switch c.Fn {
 					case protocol.FuncUnloaded:
 						if _, ok := resolved["ok:0"]; !ok {
 							t.Fatalf("on_unloaded came before the running handler's answer")
@@ -951,13 +723,13 @@ func TestServeAsyncDuringUnload(t *testing.T) {
 					default:
 						t.Fatalf("the plugin sent %v", c)
 					}
-					if len(c.args) != 4 || c.args[2] != false {
-						t.Fatalf("resolve %v, want a failure", c.args)
+					if len(c.Args) != 4 || c.Args[2] != false {
+						t.Fatalf("resolve %v, want a failure", c.Args)
 					}
-					if msg := c.args[3].(map[string]any)["message"]; msg != ErrUnloaded.Error() {
-						t.Fatalf("resolve %v: message %q, want %q", c.args, msg, ErrUnloaded)
+					if msg := c.Args[3].(map[string]any)["message"]; msg != ErrUnloaded.Error() {
+						t.Fatalf("resolve %v: message %q, want %q", c.Args, msg, ErrUnloaded)
 					}
-					resolved[c.args[0].(string)] = c.args[3]
+					resolved[c.Args[0].(string)] = c.Args[3]
 				}
 				checkEqual(t, "exit code", e.wait(), 0)
 			})
@@ -1005,7 +777,7 @@ func TestServeUnload(t *testing.T) {
 				pctx := e.p().Context()
 				e.notify(protocol.MethodUnload)
 				c := e.expect(protocol.FuncUnloaded, true)
-				checkEqual(t, "unloaded args", c.args, []any{"demo", "7", tc.want})
+				checkEqual(t, "unloaded args", c.Args, []any{"demo", "7", tc.want})
 				checkEqual(t, "exit code", e.wait(), 0)
 				mu.Lock()
 				checkEqual(t, "hook order", ran, []int{3, 2, 1})
@@ -1042,7 +814,7 @@ func TestServeUnloadBudget(t *testing.T) {
 		c := e.expect(protocol.FuncUnloaded, true)
 		took := time.Since(begin)
 		want := "an unload hook did not return within the unload budget (400 ms, g:vigor#unload_timeout), so the plugin exited without it"
-		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", want})
+		checkEqual(t, "unloaded args", c.Args, []any{"demo", "7", want})
 		checkEqual(t, "exit code", e.wait(), 0)
 		// (With 100 ms for the scheduling of a loaded machine.)
 		if took < budget/2 || took > budget+100*time.Millisecond {
@@ -1089,7 +861,7 @@ func TestServeUnloadHookPanics(t *testing.T) {
 		e.ready()
 		e.notify(protocol.MethodUnload)
 		c := e.expect(protocol.FuncUnloaded, true)
-		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", "panic: in hook (stack in the plugin's stderr)"})
+		checkEqual(t, "unloaded args", c.Args, []any{"demo", "7", "panic: in hook (stack in the plugin's stderr)"})
 		checkEqual(t, "exit code", e.wait(), 0)
 		checkEqual(t, "the other hook", waitChan(t, ran, "the first hook"), "first")
 	})
@@ -1112,7 +884,7 @@ func TestServeUnloadHookCallsEditor(t *testing.T) {
 		e.notify(protocol.MethodUnload)
 		e.expect("SaveState", true)
 		c := e.expect(protocol.FuncUnloaded, true)
-		checkEqual(t, "unloaded args", c.args, []any{"demo", "7", nil})
+		checkEqual(t, "unloaded args", c.Args, []any{"demo", "7", nil})
 		checkEqual(t, "the hook's call", waitChan(t, got, "the hook"), "saved")
 		checkEqual(t, "exit code", e.wait(), 0)
 	})
@@ -1126,7 +898,7 @@ func TestServeEditorCloses(t *testing.T) {
 		e := startServe(t, kind, serveOpts{}, unloadSetup(&ran, &mu, nil))
 		e.ready()
 		pctx := e.p().Context()
-		e.toPlugin.Close()
+		e.closeInput()
 		checkEqual(t, "exit code", e.wait(), 0)
 		mu.Lock()
 		checkEqual(t, "hook order", ran, []int{3, 2, 1})
@@ -1161,7 +933,7 @@ func TestServeEditorClosesDuringHandler(t *testing.T) {
 					e.notify("wait")
 				}
 				waitChan(t, started, "the handler to start")
-				e.toPlugin.Close()
+				e.closeInput()
 				checkEqual(t, "exit code", e.wait(), 0)
 				if cause := waitChan(t, causes, "the handler's ctx to end"); cause != ErrUnloaded {
 					t.Fatalf("cause %v, want ErrUnloaded", cause)

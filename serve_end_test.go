@@ -48,7 +48,7 @@ func TestServeEndsDespiteStuckHandlers(t *testing.T) {
 				}
 				waitChan(t, started, "the handler to start")
 				begin := time.Now()
-				e.toPlugin.Close()
+				e.closeInput()
 				checkWithin(t, e, begin, budget)
 			})
 		})
@@ -126,7 +126,7 @@ func TestServeEndsDuringSetup(t *testing.T) {
 				if how == "sigterm" {
 					term()
 				} else {
-					e.toPlugin.Close()
+					e.closeInput()
 				}
 				checkWithin(t, e, begin, budget)
 			})

@@ -1,8 +1,11 @@
 package vigortest_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
+	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/vigortest"
 )
 
@@ -17,4 +20,36 @@ func ExampleEach() {
 			}
 		})
 	}
+}
+
+// A unit test of a handler against a Fake, once per editor's protocol:
+// the plugin's call of getline() goes to a Go function. In a test, take
+// vigortest.NewFake(t, ...), which stops the plugin when the test ends.
+func ExampleStartFake() {
+	setup := func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("first", func(ctx context.Context) (string, error) {
+			return vigor.CallAs[string](ctx, p, "getline", 1)
+		})
+		return nil
+	}
+	for _, editor := range vigortest.Kinds {
+		f, err := vigortest.StartFake(vigortest.FakeOptions{
+			Editor: editor,
+			Funcs: map[string]vigortest.Func{
+				"getline": func(args ...any) (any, error) { return fmt.Sprintf("line %d", args[0]), nil },
+			},
+		}, setup)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		got, err := f.Request("first")
+		fmt.Println(editor, got, err)
+		if err := f.Close(); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// vim line 1 <nil>
+	// nvim line 1 <nil>
 }

@@ -4,20 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/vmihailenco/msgpack/v5"
-
 	"github.com/vigorvim/vigor"
-	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/fakeeditor"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // Func is an editor function of a Fake: it gets the arguments that the
@@ -31,9 +27,15 @@ type Func func(args ...any) (any, error)
 type FakeOptions struct {
 	// Name is the plugin's name. Empty means "fake".
 	Name string
+	// Editor is the editor that the Fake plays, "vim" or "nvim" (one of
+	// Kinds): the plugin's Meta().Host, and the protocol on its pipes
+	// (Vim's JSON channel, or Neovim's msgpack-RPC). Empty means "nvim".
+	Editor string
 	// Funcs are the editor functions that the plugin may call, by name
-	// (p.Call, vigor.CallAs, the std wrappers, batches). A call of any
-	// other function fails with E117, as in the editor.
+	// (p.Call, vigor.CallAs, the std wrappers, batches, p.Notify), and on
+	// Neovim the API methods (nvim_buf_get_lines, say) that std/nvimapi
+	// calls. A call of any other function fails with E117, as in the
+	// editor.
 	Funcs map[string]Func
 	// Cmd runs p.Cmd's command, and each line of p.Exec. Nil means that
 	// every command succeeds and does nothing.
@@ -47,35 +49,25 @@ type FakeOptions struct {
 
 // Fake is an in-memory editor for fast unit tests of a plugin's handlers:
 // the plugin's setup runs in the test's process, connected to the Fake by
-// pipes that carry Neovim's protocol, and its calls to the editor go to
-// the Go functions of FakeOptions. Meta().Host is "nvim". No Vim script
-// runs: to test behaviour that needs a real editor, use Each.
+// pipes that carry the protocol of FakeOptions.Editor (Neovim's, unless it
+// says "vim"), as the editor and Vigor's runtime speak it, and its calls
+// to the editor go to the Go functions of FakeOptions. No Vim script runs:
+// to test behaviour that needs a real editor, use Each.
 //
 // Its methods are safe for concurrent use.
 type Fake struct {
-	t       testing.TB
 	opts    FakeOptions
-	toP     *io.PipeWriter // editor -> plugin
-	fromP   *io.PipeReader // plugin -> editor
+	ed      *fakeeditor.Editor
 	logPath string
+	tmp     string   // removed by Close; empty when the test owns it
 	done    chan int // serve's exit code
 
-	wmu sync.Mutex // serialises writes to toP
-
 	mu sync.Mutex
-	// Invariants, under mu: every token in replies is a Request waiting
-	// for its answer, which the read loop delivers once and deletes;
-	// messages grows only.
-	next     int64
-	replies  map[int64]chan reply
+	// Invariant, under mu: messages grows only.
 	messages []string
 
 	ready chan error // the plugin's setup returned: nil, or why it failed
-}
-
-type reply struct {
-	result any
-	err    error
+	stop  sync.Once
 }
 
 // NewFake starts the plugin set up by setup against a Fake, waits until
@@ -83,94 +75,129 @@ type reply struct {
 // fails fails the test.
 func NewFake(t testing.TB, opts FakeOptions, setup func(ctx context.Context, p *vigor.Plugin) error) *Fake {
 	t.Helper()
+	f, err := startFake(opts, setup, t.TempDir())
+	if err != nil {
+		t.Fatalf("vigortest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := f.Close(); err != nil {
+			t.Errorf("vigortest: %v", err)
+		}
+	})
+	return f
+}
+
+// StartFake is NewFake for code that has no testing.TB (a TestMain, an
+// example): it returns the error that NewFake would fail the test with,
+// and Close stops the plugin.
+func StartFake(opts FakeOptions, setup func(ctx context.Context, p *vigor.Plugin) error) (*Fake, error) {
+	dir, err := os.MkdirTemp("", "vigortest-")
+	if err != nil {
+		return nil, fmt.Errorf("vigortest: %w", err)
+	}
+	f, err := startFake(opts, setup, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("vigortest: %w", err)
+	}
+	f.tmp = dir
+	return f, nil
+}
+
+func startFake(opts FakeOptions, setup func(ctx context.Context, p *vigor.Plugin) error, dir string) (*Fake, error) {
 	if opts.Name == "" {
 		opts.Name = "fake"
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Second
 	}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	f := &Fake{t: t, opts: opts, toP: inW, fromP: outR, done: make(chan int, 1),
-		replies: make(map[int64]chan reply), ready: make(chan error, 1),
-		logPath: filepath.Join(t.TempDir(), opts.Name+".log")}
-	env := map[string]string{
-		protocol.EnvPlugin:        opts.Name,
-		protocol.EnvHost:          "nvim",
-		protocol.EnvProtocol:      strconv.Itoa(protocol.Version),
-		protocol.EnvInstance:      "1",
-		protocol.EnvEditorVersion: "0.11.4",
-		protocol.EnvPlatform:      "linux",
-		protocol.EnvMode:          "test",
-		protocol.EnvLog:           f.logPath,
+	f := &Fake{opts: opts, done: make(chan int, 1), ready: make(chan error, 1),
+		logPath: filepath.Join(dir, opts.Name+".log")}
+	ed, err := fakeeditor.New(fakeeditor.Options{Editor: opts.Editor, Answer: f.answer})
+	if err != nil {
+		return nil, err
 	}
-	// The read loop is the Fake's: it ends when the plugin's output does.
-	go f.read()
+	f.ed = ed
+	env := ed.Env(opts.Name, "1")
+	env[protocol.EnvLog] = f.logPath
+	// serve's goroutine is the Fake's: Close waits for it.
 	go func() {
-		f.done <- vigor.Serve(context.Background(), func(k string) string { return env[k] }, inR, outW, io.Discard, setup)
-		outW.Close()
+		f.done <- vigor.Serve(context.Background(), func(k string) string { return env[k] },
+			ed.PluginIn(), ed.PluginOut(), discard{}, setup)
+		ed.PluginOut().Close()
 	}()
-	t.Cleanup(func() {
-		inW.Close()
-		select {
-		case <-f.done:
-		case <-time.After(10 * time.Second):
-			t.Errorf("vigortest: the plugin did not stop within 10 s of the end of its input")
-		}
-	})
 	select {
 	case err := <-f.ready:
-		if err != nil {
-			t.Fatalf("vigortest: %s failed to load: %v", opts.Name, err)
+		if err == nil {
+			return f, nil
 		}
+		err = fmt.Errorf("%s failed to load: %w", opts.Name, err)
+		return nil, errors.Join(err, f.Close())
 	case code := <-f.done:
 		f.done <- code
-		t.Fatalf("vigortest: %s exited (status %d) before it loaded; its log: %s", opts.Name, code, f.log())
+		err := fmt.Errorf("%s exited (status %d) before it loaded; its log: %s", opts.Name, code, f.log())
+		return nil, errors.Join(err, f.Close())
 	case <-time.After(opts.Timeout):
-		t.Fatalf("vigortest: %s did not load within %s", opts.Name, opts.Timeout)
+		err := fmt.Errorf("%s did not load within %s", opts.Name, opts.Timeout)
+		return nil, errors.Join(err, f.Close())
 	}
-	return f
 }
+
+// Close stops the plugin, as an editor that closes the channel does, and
+// waits for it to exit. NewFake's Fake is closed when the test ends.
+func (f *Fake) Close() error {
+	var err error
+	f.stop.Do(func() {
+		f.ed.CloseInput()
+		select {
+		case code := <-f.done:
+			f.done <- code
+		case <-time.After(10 * time.Second):
+			err = fmt.Errorf("the plugin %s did not stop within 10 s of the end of its input", f.opts.Name)
+		}
+		if cerr := f.ed.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("the plugin %s: %w", f.opts.Name, cerr)
+		}
+		if f.tmp != "" {
+			os.RemoveAll(f.tmp)
+		}
+	})
+	return err
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
 // Request calls method of the plugin with args, as vigor#request() does,
 // and returns its result decoded as the editor would see it (a Number is
 // an int64, a List an []any, a Dict a map[string]any), or the error that
 // vigor#request() would throw, without "[vigor] name.method: ".
 func (f *Fake) Request(method string, args ...any) (any, error) {
-	if args == nil {
-		args = []any{}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), f.opts.Timeout,
+		fmt.Errorf("vigortest: %s.%s did not answer within %s", f.opts.Name, method, f.opts.Timeout))
+	defer cancel()
+	r, err := f.ed.Request(ctx, method, args...)
+	switch {
+	case errors.Is(err, fakeeditor.ErrEnded):
+		return nil, errors.New("the plugin exited")
+	case err != nil:
+		return nil, context.Cause(ctx)
+	case r.Error != nil:
+		return nil, errors.New(fmt.Sprint(r.Error))
 	}
-	ch := make(chan reply, 1)
-	f.mu.Lock()
-	f.next++
-	token := f.next
-	f.replies[token] = ch
-	f.mu.Unlock()
-	if err := f.send([]any{2, protocol.MethodRequest, []any{token, method, args}}); err != nil {
-		return nil, err
-	}
-	select {
-	case r := <-ch:
-		return r.result, r.err
-	case <-time.After(f.opts.Timeout):
-		f.mu.Lock()
-		delete(f.replies, token)
-		f.mu.Unlock()
-		return nil, fmt.Errorf("vigortest: %s.%s did not answer within %s", f.opts.Name, method, f.opts.Timeout)
-	}
+	return r.Result, nil
 }
 
 // Notify calls method of the plugin without waiting, as vigor#notify()
 // does.
 func (f *Fake) Notify(method string, args ...any) error {
-	if args == nil {
-		args = []any{}
-	}
-	return f.send([]any{2, method, args})
+	return f.ed.Notify(method, args...)
 }
 
 // Messages returns what the plugin showed the user (Infof, Warnf,
-// Errorf, and the errors of notified methods), one "[name] text" each.
+// Errorf, the errors of notified methods and of p.Notify's functions),
+// one "[name] text" each.
 func (f *Fake) Messages() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -185,103 +212,59 @@ func (f *Fake) log() string {
 	return string(b)
 }
 
-func (f *Fake) send(msg []any) error {
-	b, err := msgpack.Marshal(msg)
-	if err != nil {
-		return fmt.Errorf("vigortest: %w", err)
+// answer runs the editor function fn for the plugin: the runtime's own,
+// which the SDK calls, or one of FakeOptions.Funcs.
+func (f *Fake) answer(fn string, args []any) (any, error) {
+	str := func(i int) string {
+		if i < len(args) {
+			s, _ := args[i].(string)
+			return s
+		}
+		return ""
 	}
-	f.wmu.Lock()
-	defer f.wmu.Unlock()
-	_, err = f.toP.Write(b)
-	return err
+	switch fn {
+	case protocol.FuncReady:
+		f.loaded(nil)
+		return nil, nil
+	case protocol.FuncFailed:
+		f.loaded(errors.New(str(2)))
+		return nil, nil
+	case protocol.FuncEcho:
+		f.echo(str(1), str(2))
+		return nil, nil
+	case protocol.FuncNotify:
+		// (plugin, fn, args): p.Notify; nobody waits, so an error is
+		// shown, as vigor#_internal#api#notify() shows it.
+		var list []any
+		if len(args) == 3 {
+			list, _ = args[2].([]any)
+		}
+		if _, err := f.call(str(1), list); err != nil {
+			f.echo(str(0), fmt.Sprintf("%s(): %v", str(1), err))
+		}
+		return nil, nil
+	case protocol.FuncResolve, protocol.FuncUnloaded, protocol.FuncStuck, protocol.FuncPending:
+		return nil, nil
+	}
+	return f.call(fn, args)
 }
 
-// read handles what the plugin sends until its output ends.
-func (f *Fake) read() {
-	dec := msgpackrpc.New(f.fromP)
-	for {
-		var m wire.Message
-		if err := dec.ReadMessage(&m); err != nil {
-			if errors.Is(err, wire.ErrMalformed) {
-				continue
-			}
-			f.mu.Lock()
-			for token, ch := range f.replies {
-				ch <- reply{err: errors.New("the plugin exited")}
-				delete(f.replies, token)
-			}
-			f.mu.Unlock()
-			return
-		}
-		params := make([]any, len(m.Params))
-		for i, r := range m.Params {
-			_ = msgpackrpc.Unmarshal(r, &params[i])
-		}
-		switch m.Kind {
-		case wire.Request:
-			// Each on its own goroutine: a Func may wait for another
-			// request, as an editor function that calls the plugin does.
-			go f.answer(m.ID, m.Method, params)
-		case wire.Notification:
-			f.notified(m.Method, params)
-		}
-	}
-}
-
-// answer answers the plugin's request id.
-func (f *Fake) answer(id int64, method string, params []any) {
-	var res any
-	var err error
-	switch method {
-	case "nvim_call_function":
-		fn, args := callParams(params)
-		res, err = f.call(fn, args)
-	case "nvim_call_atomic":
-		res = f.atomic(params)
+// loaded reports the end of the plugin's setup, once.
+func (f *Fake) loaded(err error) {
+	select {
+	case f.ready <- err:
 	default:
-		err = fmt.Errorf("the fake editor has no API method %s", method)
 	}
-	msg := []any{1, id, nil, res}
-	if err != nil {
-		msg = []any{1, id, []any{0, err.Error()}, nil}
-	}
-	_ = f.send(msg)
 }
 
-// atomic runs nvim_call_atomic's calls: [results, nil | [index, type,
-// message]].
-func (f *Fake) atomic(params []any) any {
-	calls, _ := params[0].([]any)
-	results := []any{}
-	for i, c := range calls {
-		pair, _ := c.([]any)
-		var res any
-		var err error
-		if len(pair) == 2 && pair[0] == "nvim_call_function" {
-			fn, args := callParams(pair[1].([]any))
-			res, err = f.call(fn, args)
-		} else {
-			err = fmt.Errorf("the fake editor runs only nvim_call_function in a batch, not %v", pair)
-		}
-		if err != nil {
-			return []any{results, []any{i, 0, err.Error()}}
-		}
-		results = append(results, res)
-	}
-	return []any{results, nil}
+func (f *Fake) echo(name, msg string) {
+	f.mu.Lock()
+	f.messages = append(f.messages, fmt.Sprintf("[%s] %s", name, msg))
+	f.mu.Unlock()
 }
 
-func callParams(params []any) (string, []any) {
-	if len(params) != 2 {
-		return "", nil
-	}
-	fn, _ := params[0].(string)
-	args, _ := params[1].([]any)
-	return fn, args
-}
-
-// call runs the editor function fn: the runtime's own, which the SDK's
-// Cmd, Exec, Eval and Redraw use, or one of FakeOptions.Funcs.
+// call runs fn: the runtime's functions behind Cmd, Exec, Eval, Redraw
+// and Dispatch, or one of FakeOptions.Funcs.
 func (f *Fake) call(fn string, args []any) (any, error) {
 	str := func(i int) string {
 		if i < len(args) {
@@ -304,7 +287,10 @@ func (f *Fake) call(fn string, args []any) (any, error) {
 		}
 		return nil, f.opts.Cmd(str(0), dict(1))
 	case protocol.FuncExec:
-		lines, _ := args[1].([]any)
+		var lines []any
+		if len(args) > 1 {
+			lines, _ = args[1].([]any)
+		}
 		for i, l := range lines {
 			if f.opts.Cmd != nil {
 				if err := f.opts.Cmd(fmt.Sprint(l), nil); err != nil {
@@ -323,58 +309,12 @@ func (f *Fake) call(fn string, args []any) (any, error) {
 	case protocol.FuncDispatch:
 		return nil, fmt.Errorf("the fake editor has no other plugins (Dispatch to %s)", str(0))
 	}
-	f.mu.Lock()
 	impl := f.opts.Funcs[fn]
-	f.mu.Unlock()
 	if impl == nil {
+		if strings.HasPrefix(fn, "nvim_") {
+			return nil, fmt.Errorf("the fake editor has no API method %s (FakeOptions.Funcs)", fn)
+		}
 		return nil, fmt.Errorf("Vim:E117: Unknown function: %s", fn)
 	}
 	return impl(args...)
-}
-
-// notified handles a notification from the plugin.
-func (f *Fake) notified(method string, params []any) {
-	if method != "nvim_call_function" {
-		return
-	}
-	fn, args := callParams(params)
-	switch fn {
-	case protocol.FuncReply:
-		// [token, result, error]
-		if len(args) != 3 {
-			return
-		}
-		token, _ := args[0].(int64)
-		f.mu.Lock()
-		ch := f.replies[token]
-		delete(f.replies, token)
-		f.mu.Unlock()
-		if ch == nil {
-			return
-		}
-		if args[2] != nil {
-			ch <- reply{err: errors.New(fmt.Sprint(args[2]))}
-		} else {
-			ch <- reply{result: args[1]}
-		}
-	case protocol.FuncReady:
-		f.ready <- nil
-	case protocol.FuncFailed:
-		if len(args) == 3 {
-			f.ready <- errors.New(fmt.Sprint(args[2]))
-		}
-	case protocol.FuncEcho:
-		if len(args) == 3 {
-			f.mu.Lock()
-			f.messages = append(f.messages, fmt.Sprintf("[%v] %v", args[1], args[2]))
-			f.mu.Unlock()
-		}
-	case protocol.FuncNotify:
-		// (plugin, fn, args): p.Notify.
-		if len(args) == 3 {
-			name, _ := args[1].(string)
-			list, _ := args[2].([]any)
-			_, _ = f.call(name, list)
-		}
-	}
 }

@@ -3,6 +3,7 @@ package vigortest_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,10 +41,20 @@ func wordcount(ctx context.Context, p *vigor.Plugin) error {
 	return nil
 }
 
-func TestFake(t *testing.T) {
+// forEachEditor runs body against a Fake of each editor.
+func forEachEditor(t *testing.T, body func(t *testing.T, editor string)) {
+	for _, editor := range vigortest.Kinds {
+		t.Run(editor, func(t *testing.T) { body(t, editor) })
+	}
+}
+
+func TestFake(t *testing.T) { forEachEditor(t, testFake) }
+
+func testFake(t *testing.T, editor string) {
 	var cmds []string
 	f := vigortest.NewFake(t, vigortest.FakeOptions{
-		Name: "wordcount",
+		Name:   "wordcount",
+		Editor: editor,
 		Funcs: map[string]vigortest.Func{
 			"getline": func(args ...any) (any, error) { return []any{"one two", "three"}, nil },
 			"strlen":  func(args ...any) (any, error) { return len(args[0].(string)), nil },
@@ -88,8 +99,90 @@ func TestFake(t *testing.T) {
 
 // A function that the Fake does not have fails as in the editor.
 func TestFakeUnknownFunction(t *testing.T) {
-	f := vigortest.NewFake(t, vigortest.FakeOptions{}, wordcount)
-	if _, err := f.Request("count"); err == nil || !strings.Contains(err.Error(), "E117: Unknown function: getline") {
-		t.Fatalf("count without getline: %v", err)
+	forEachEditor(t, func(t *testing.T, editor string) {
+		f := vigortest.NewFake(t, vigortest.FakeOptions{Editor: editor}, wordcount)
+		if _, err := f.Request("count"); err == nil || !strings.Contains(err.Error(), "E117: Unknown function: getline") {
+			t.Fatalf("count without getline: %v", err)
+		}
+	})
+}
+
+// The plugin's Meta().Host is the Fake's editor, Neovim by default; an
+// editor that is not one of Kinds fails.
+func TestFakeEditor(t *testing.T) {
+	host := func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("host", func() string { return p.Meta().Host })
+		return nil
 	}
+	for editor, want := range map[string]string{"": "nvim", "vim": "vim", "nvim": "nvim"} {
+		f := vigortest.NewFake(t, vigortest.FakeOptions{Editor: editor}, host)
+		if got, err := f.Request("host"); err != nil || got != want {
+			t.Errorf("Editor %q: host = %#v, %v; want %q", editor, got, err, want)
+		}
+	}
+	if _, err := vigortest.StartFake(vigortest.FakeOptions{Editor: "emacs"}, host); err == nil || !strings.Contains(err.Error(), `unknown editor "emacs"`) {
+		t.Errorf("Editor emacs: %v", err)
+	}
+}
+
+// An editor function may call the plugin while the plugin waits for it,
+// as a Vim function that calls vigor#request() does; p.Notify's function
+// fails with a message; a setup that fails says why.
+func TestFakeReentrant(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, editor string) {
+		var f *vigortest.Fake
+		f = vigortest.NewFake(t, vigortest.FakeOptions{
+			Editor: editor,
+			Funcs: map[string]vigortest.Func{
+				"Twice": func(args ...any) (any, error) { return f.Request("double", args[0]) },
+			},
+		}, func(ctx context.Context, p *vigor.Plugin) error {
+			p.Handle("double", func(n int) int { return 2 * n })
+			p.Handle("quad", func(ctx context.Context, n int) (any, error) { return p.Call(ctx, "Twice", 2*n) })
+			p.Handle("tell", func(ctx context.Context) error { return p.Notify(ctx, "Nope") })
+			return nil
+		})
+		if got, err := f.Request("quad", 5); err != nil || got != int64(20) {
+			t.Fatalf("quad 5 = %#v, %v; want 20", got, err)
+		}
+		if err := f.Notify("tell"); err != nil {
+			t.Fatal(err)
+		}
+		// The request after the notification is answered after it has run.
+		if _, err := f.Request("double", 1); err != nil {
+			t.Fatal(err)
+		}
+		if m := f.Messages(); len(m) != 1 || m[0] != "[fake] Nope(): Vim:E117: Unknown function: Nope" {
+			t.Fatalf("messages: %q", m)
+		}
+		_, err := vigortest.StartFake(vigortest.FakeOptions{Editor: editor}, func(context.Context, *vigor.Plugin) error {
+			return errors.New("no config")
+		})
+		if err == nil || !strings.Contains(err.Error(), "fake failed to load: no config") {
+			t.Fatalf("a setup that fails: %v", err)
+		}
+	})
+}
+
+// Large values go both ways: in Vim's protocol they come in chunks.
+func TestFakeLarge(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, editor string) {
+		big := strings.Repeat("é.", 400<<10) // 1.2 MB of JSON text
+		f := vigortest.NewFake(t, vigortest.FakeOptions{
+			Editor: editor,
+			Funcs: map[string]vigortest.Func{
+				"strlen": func(args ...any) (any, error) { return len(args[0].(string)), nil },
+			},
+		}, func(ctx context.Context, p *vigor.Plugin) error {
+			p.Handle("len", func(ctx context.Context) (any, error) { return p.Call(ctx, "strlen", big) })
+			p.Handle("big", func() string { return big })
+			return nil
+		})
+		if got, err := f.Request("len"); err != nil || got != int64(len(big)) {
+			t.Fatalf("len = %#v, %v; want %d", got, err, len(big))
+		}
+		if got, err := f.Request("big"); err != nil || got != big {
+			t.Fatalf("big: %d bytes, %v; want %d", len(fmt.Sprint(got)), err, len(big))
+		}
+	})
 }

@@ -40,22 +40,25 @@ func TestReadmeHandlers(t *testing.T) {
 		})
 		return nil
 	}
-	f := vigortest.NewFake(t, vigortest.FakeOptions{
-		Funcs: map[string]vigortest.Func{
-			"bufname": func(...any) (any, error) { return "main.go", nil },
-			"line":    func(...any) (any, error) { return 42, nil },
-		},
-		Eval: func(expr string, _ map[string]any) (any, error) {
-			if expr != "&l:shiftwidth" {
-				return nil, fmt.Errorf("Vim:E15: Invalid expression: %q", expr)
+	forEachEditor(t, func(t *testing.T, editor string) {
+		f := vigortest.NewFake(t, vigortest.FakeOptions{
+			Editor: editor,
+			Funcs: map[string]vigortest.Func{
+				"bufname": func(...any) (any, error) { return "main.go", nil },
+				"line":    func(...any) (any, error) { return 42, nil },
+			},
+			Eval: func(expr string, _ map[string]any) (any, error) {
+				if expr != "&l:shiftwidth" {
+					return nil, fmt.Errorf("Vim:E15: Invalid expression: %q", expr)
+				}
+				return 4, nil
+			},
+		}, setup)
+		for _, m := range []string{"raw", "std"} {
+			got, err := f.Request(m)
+			if err != nil || got != "main.go: 42 lines, sw=4" {
+				t.Errorf("%s = %#v, %v", m, got, err)
 			}
-			return 4, nil
-		},
-	}, setup)
-	for _, m := range []string{"raw", "std"} {
-		got, err := f.Request(m)
-		if err != nil || got != "main.go: 42 lines, sw=4" {
-			t.Errorf("%s = %#v, %v", m, got, err)
 		}
-	}
+	})
 }

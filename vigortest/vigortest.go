@@ -20,7 +20,14 @@
 //
 // For fast unit tests of handlers, NewFake runs the plugin's setup in the
 // test's own process against an in-memory editor whose functions are Go
-// functions of the test (see Fake): no editor, no build.
+// functions of the test (see Fake): no editor, no build. It speaks Neovim's
+// protocol, or Vim's with FakeOptions.Editor "vim", so that one body can
+// run against both:
+//
+//	for _, editor := range vigortest.Kinds {
+//		f := vigortest.NewFake(t, vigortest.FakeOptions{Editor: editor, Funcs: funcs}, setup)
+//		...
+//	}
 package vigortest
 
 import (

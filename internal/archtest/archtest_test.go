@@ -12,7 +12,8 @@
 //	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol, inherited
 //	internal/build                    standard library (and protocol); no SDK, no RPC
 //	internal/editortest, cmd, e2e     on top
-//	vigortest                         the authors' test kit: on editortest, and a fake Neovim over the SDK
+//	internal/fakeeditor               the editor's side of both protocols, for tests: protocol and msgpack only
+//	vigortest                         the authors' test kit: on editortest, and the fake editor over the SDK
 //
 // Only non-test imports count: tests may import what they need.
 //
@@ -70,7 +71,8 @@ var rules = []rule{
 	{pkg: "internal/gen/opt"},
 	{pkg: "internal/editortest", allow: []string{"", "internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol", "internal/host"}},
 	{pkg: "cmd/vigor", allow: []string{"", "internal/build", "internal/inherited"}},
-	{pkg: "vigortest", allow: []string{"", "internal/editortest", "internal/codec/msgpackrpc", "internal/protocol", "internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
+	{pkg: "internal/fakeeditor", allow: []string{"internal/protocol", "github.com/vmihailenco/msgpack/v5/..."}},
+	{pkg: "vigortest", allow: []string{"", "internal/editortest", "internal/fakeeditor", "internal/protocol"}},
 	{pkg: "cmd/vigor-bench", allow: []string{"internal/bench"}},
 	{pkg: "internal/benchstat"},
 	{pkg: "internal/bench", allow: []string{"internal/benchstat"}},
@@ -105,6 +107,8 @@ var forbiddenDeps = []struct {
 	{"cmd/vigor", []string{"internal/bench", "internal/benchstat", "cmd/vigor-bench"}, nil,
 		"every user's editor builds the vigor command on first start: the benchmark is cmd/vigor-bench"},
 	{"internal/wire", []string{"..."}, nil, "the message model is the bottom layer"},
+	{"internal/fakeeditor", []string{"", "internal/rpc", "internal/host", "internal/codec/...", "internal/wire"}, nil,
+		"the fake editor checks the SDK from the outside, and the SDK's own tests use it"},
 	{"internal/rpc", []string{"", "internal/host", "internal/codec/...", "internal/protocol"}, nil,
 		"the RPC session is editor-neutral"},
 }

@@ -1,0 +1,132 @@
+package fakeeditor
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+
+	"github.com/vmihailenco/msgpack/v5"
+
+	"github.com/vigorvim/vigor/internal/protocol"
+)
+
+// readNvim reads the plugin's msgpack-RPC messages and runs them as
+// Neovim does.
+func (e *Editor) readNvim(br *bufio.Reader) error {
+	dec := msgpack.NewDecoder(br)
+	dec.UseLooseInterfaceDecoding(true)
+	for {
+		v, err := dec.DecodeInterfaceLoose()
+		if err != nil {
+			return err
+		}
+		msg, _ := nvimValue(v).([]any)
+		kind, _ := first(msg).(int64)
+		switch {
+		case kind == 0 && len(msg) == 4:
+			// [0, id, method, params]: a request.
+			id, okID := msg[1].(int64)
+			method, okM := msg[2].(string)
+			params, okP := msg[3].([]any)
+			if !okID || !okM || !okP {
+				return fmt.Errorf("Neovim cannot read the request %.100v", msg)
+			}
+			e.dispatch(func() {
+				res, err := e.nvimRun(method, params, true)
+				if err != nil {
+					_ = e.sendNvim([]any{1, id, []any{0, err.Error()}, nil})
+				} else {
+					_ = e.sendNvim([]any{1, id, nil, res})
+				}
+			})
+		case kind == 2 && len(msg) == 3:
+			// [2, method, params]: a notification.
+			method, okM := msg[1].(string)
+			params, okP := msg[2].([]any)
+			if !okM || !okP {
+				return fmt.Errorf("Neovim cannot read the notification %.100v", msg)
+			}
+			if method == "nvim_call_function" && len(params) == 2 && params[0] == protocol.FuncReply {
+				// (token, result, error), or (token, [result, error]).
+				args, _ := params[1].([]any)
+				token, _ := first(args).(int64)
+				switch len(args) {
+				case 3:
+					e.deliver(token, args[1], args[2])
+				case 2:
+					if pair, ok := args[1].([]any); ok && len(pair) == 2 {
+						e.deliver(token, pair[0], pair[1])
+					}
+				}
+				continue
+			}
+			e.dispatch(func() {
+				if _, err := e.nvimRun(method, params, false); err != nil {
+					_ = e.sendNvim([]any{2, "nvim_error_event", []any{0, err.Error()}})
+				}
+			})
+		case kind == 1:
+			return fmt.Errorf("the plugin sent the response %.100v to a request that Neovim did not make", msg)
+		default:
+			return fmt.Errorf("Neovim cannot read %.100v", v)
+		}
+	}
+}
+
+func first(l []any) any {
+	if len(l) == 0 {
+		return nil
+	}
+	return l[0]
+}
+
+// nvimRun runs the API method with params.
+func (e *Editor) nvimRun(method string, params []any, request bool) (any, error) {
+	switch method {
+	case "nvim_call_function":
+		if len(params) != 2 {
+			return nil, fmt.Errorf("Wrong number of arguments: expecting 2 but got %d", len(params))
+		}
+		fn, ok := params[0].(string)
+		args, okArgs := params[1].([]any)
+		if !ok || !okArgs {
+			return nil, fmt.Errorf("Wrong type for argument 1 when calling nvim_call_function, expecting String")
+		}
+		return e.runFn(fn, args, request)
+	case "nvim_call_atomic":
+		return e.batch(method, params, request, true)
+	}
+	e.record(Call{Fn: method, Args: params, Request: request})
+	return e.opts.Answer(method, params)
+}
+
+func (e *Editor) sendNvim(v any) error {
+	var buf bytes.Buffer
+	enc := msgpack.NewEncoder(&buf)
+	enc.UseCompactInts(true)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("fakeeditor: %w", err)
+	}
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	_, err := e.toPlugin.Write(buf.Bytes())
+	return err
+}
+
+// nvimValue turns what the loose decoder returns into the editor's
+// values: every integer an int64.
+func nvimValue(v any) any {
+	switch v := v.(type) {
+	case uint64:
+		return int64(v)
+	case []any:
+		for i := range v {
+			v[i] = nvimValue(v[i])
+		}
+	case map[string]any:
+		for k, x := range v {
+			v[k] = nvimValue(x)
+		}
+	}
+	return v
+}
