@@ -273,7 +273,7 @@ func (p *Plugin) pending(params []wire.Raw) {
 	switch {
 	case len(params) != 1:
 	case p.codec.Unmarshal(params[0], &token) == nil:
-		rid = host.RequestID(p.meta.Host, token)
+		rid = p.codec.RequestID(token)
 		id, running = token, p.sess.Answering(rid)
 	case p.codec.Unmarshal(params[0], &sid) == nil:
 		p.mu.Lock()

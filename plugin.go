@@ -12,7 +12,6 @@ import (
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/rpc"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // SDKVersion is the version of this SDK.
@@ -42,7 +41,7 @@ type Plugin struct {
 	dir      string
 	meta     Meta
 	sess     *rpc.Session
-	codec    wire.Codec
+	codec    host.Codec
 	dec      decoder // for handler parameters and CallAs
 	ed       host.Adapter
 	log      *slog.Logger

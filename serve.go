@@ -125,12 +125,11 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			"Put its repository on 'runtimepath' next to Vigor (see :help vigor).\n")
 		return 2
 	}
-	codec, err := host.NewCodec(hostName, getenv(protocol.EnvVimCalls), in)
+	codec, err := host.NewCodec(hostName, getenv(protocol.EnvVimCalls), name, getenv(protocol.EnvInstance), in)
 	if err != nil {
 		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
 		return 2
 	}
-	host.SetChunkPrefix(codec, name, getenv(protocol.EnvInstance))
 	p := &Plugin{
 		name:     name,
 		instance: getenv(protocol.EnvInstance),
@@ -176,9 +175,9 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Large:      func() { release.Reset(releaseDelay) },
 		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
 		Observe:    p.rtt.observe,
-		Wake:       host.Wake(codec),
+		Wake:       codec.Wake(),
 	})
-	p.ed = host.New(hostName, p.sess, codec)
+	p.ed = host.New(p.sess, codec)
 
 	// The session's goroutine is the plugin's: it ends with the channel,
 	// after the handlers it started, or is left behind by the exit (a

@@ -19,12 +19,12 @@ func (nop) Notification(context.Context, *wire.Message) {}
 
 func main() {
 	h := os.Getenv(protocol.EnvHost)
-	codec, err := host.NewCodec(h, os.Getenv(protocol.EnvVimCalls), os.Stdin)
+	codec, err := host.NewCodec(h, os.Getenv(protocol.EnvVimCalls), os.Getenv(protocol.EnvPlugin), os.Getenv(protocol.EnvInstance), os.Stdin)
 	if err != nil {
 		os.Exit(2)
 	}
 	s := rpc.New(codec, os.Stdout, rpc.Options{Handler: nop{}})
-	ed := host.New(h, s, codec)
+	ed := host.New(s, codec)
 	go func() {
 		_ = ed.Notify(context.Background(), protocol.FuncReady, []any{
 			os.Getenv(protocol.EnvPlugin), os.Getenv(protocol.EnvInstance), map[string]any{"protocol": 0}})
