@@ -266,15 +266,14 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 // write; the goroutine ends with the writes (a session that has ended
 // fails them), or is left behind by the exit.
 func (p *Plugin) pending(params []wire.Raw) {
-	var token, rid int64
+	var token int64
 	var sid string
 	var id any
 	var running bool
 	switch {
 	case len(params) != 1:
 	case p.codec.Unmarshal(params[0], &token) == nil:
-		rid = p.codec.RequestID(token)
-		id, running = token, p.sess.Answering(rid)
+		id, running = token, p.conn.Answering(token)
 	case p.codec.Unmarshal(params[0], &sid) == nil:
 		p.mu.Lock()
 		_, running = p.asyncs[sid]
@@ -290,7 +289,7 @@ func (p *Plugin) pending(params []wire.Raw) {
 		// Also while the plugin unloads: the request still waits.
 		err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{id, running})
 		if err == nil && sid == "" {
-			err = p.sess.Wake(rid)
+			err = p.conn.Wake(token)
 		}
 		if err != nil {
 			p.log.Error("cannot tell the editor whether a request runs", "id", id, "err", err)
