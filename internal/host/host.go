@@ -1,10 +1,15 @@
-// Package host holds what Vigor speaks to each editor on top of its
-// channel's codec, one file per editor (vim.go, nvim.go): how the
-// runtime's vigor#request() arrives and is answered, request ids, the
-// wake-ups of Vim's wait, Neovim's nvim_error_event, the keys of Vim's
-// chunked messages, the way calls reach Vim; and one adapter per editor,
-// which turns the SDK's editor operations (call a function, notify,
-// batch) into the messages that editor understands, and the editor's
+// Package host is the plugin's one door to its editor. Open builds, for
+// one editor, the codec, the writer, the session and the editor adapter
+// together and returns a Conn, through which the SDK calls the editor
+// (Call, Notify, batches) and learns of the requests it is answering
+// ($pending): the SDK holds no session.
+//
+// Every protocol detail of an editor on top of its channel's codec is in
+// that editor's file (vim.go, nvim.go): how the runtime's vigor#request()
+// arrives and is answered, request ids, the wake-ups of Vim's wait,
+// Neovim's nvim_error_event, the keys of Vim's chunked messages, the way
+// calls reach Vim; and its adapter, which turns the SDK's editor
+// operations into the messages that editor understands, and the editor's
 // errors into Go errors. The codecs (internal/codec) only frame messages
 // and encode values. Editor differences stop here: nothing above this
 // package asks which editor it talks to.
