@@ -226,32 +226,61 @@ func (p *Plugin) stuck() {
 	}
 }
 
-func (p *Plugin) preempt(m *wire.Message) bool {
-	if m.Method == protocol.MethodUnload {
-		// The budget starts now, as the runtime's kill timer does, even
-		// if the unload waits behind a notification handler that never
-		// returns: the process exits when it ends (awaitEnd). The unload
-		// itself runs in its turn.
-		p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
-		return false
-	}
-	if m.Method == protocol.MethodPending {
+// preempt serves the runtime's messages that go before the queue, on the
+// reading goroutine (rpc.Options.Preempt): see reserved.
+func (p *Plugin) preempt(m *wire.Message) bool { return p.reserved(nil, m, true) }
+
+// reserved is the one place where the runtime's reserved methods
+// (protocol.Method*) and the editor's own notifications are routed, in
+// both of the turns in which the session hands a message over: preempt
+// (ctx nil), on the reading goroutine before the message is queued, and
+// in the message's turn. It reports whether the message was served (and
+// so, in preempt, is not queued); a request of a reserved method is
+// answered by Request.
+func (p *Plugin) reserved(ctx context.Context, m *wire.Message, preempt bool) bool {
+	switch m.Method {
+	case protocol.MethodUnload:
+		if preempt {
+			// The budget starts now, as the runtime's kill timer does,
+			// even if the unload waits behind a notification handler
+			// that never returns: the process exits when it ends
+			// (awaitEnd). The unload itself runs in its turn.
+			p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
+			return false
+		}
+		p.unload(ctx, true, p.unloadBudget(m.Params))
+		return true
+	case protocol.MethodPending:
 		p.pending(m.Params)
 		return true
+	case protocol.MethodInterrupt:
+		// [reason, budget], both optional; the reason may be null.
+		var reason string
+		if len(m.Params) > 0 {
+			var v any
+			if err := p.codec.Unmarshal(m.Params[0], &v); err == nil && v != nil {
+				reason = fmt.Sprint(v)
+			}
+		}
+		p.interrupt(reason, p.unloadBudget(m.Params[min(1, len(m.Params)):]))
+		return true
+	case protocol.MethodAsync:
+		if preempt {
+			return false
+		}
+		p.async(ctx, m)
+		return true
 	}
-	if m.Method != protocol.MethodInterrupt {
+	if preempt {
 		return false
 	}
-	// [reason, budget], both optional; the reason may be null.
-	var reason string
-	if len(m.Params) > 0 {
-		var v any
-		if err := p.codec.Unmarshal(m.Params[0], &v); err == nil && v != nil {
-			reason = fmt.Sprint(v)
+	if ok, err := p.ed.EditorNotification(m); ok {
+		if err != nil {
+			p.log.Error("the editor reported an error", "err", err)
 		}
+		return true
 	}
-	p.interrupt(reason, p.unloadBudget(m.Params[min(1, len(m.Params)):]))
-	return true
+	return false
 }
 
 // pending answers the runtime's question whether the request with a
@@ -266,15 +295,14 @@ func (p *Plugin) preempt(m *wire.Message) bool {
 // write; the goroutine ends with the writes (a session that has ended
 // fails them), or is left behind by the exit.
 func (p *Plugin) pending(params []wire.Raw) {
-	var token, rid int64
+	var token int64
 	var sid string
 	var id any
 	var running bool
 	switch {
 	case len(params) != 1:
 	case p.codec.Unmarshal(params[0], &token) == nil:
-		rid = host.RequestID(p.meta.Host, token)
-		id, running = token, p.sess.Answering(rid)
+		id, running = token, p.conn.Answering(token)
 	case p.codec.Unmarshal(params[0], &sid) == nil:
 		p.mu.Lock()
 		_, running = p.asyncs[sid]
@@ -290,7 +318,7 @@ func (p *Plugin) pending(params []wire.Raw) {
 		// Also while the plugin unloads: the request still waits.
 		err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{id, running})
 		if err == nil && sid == "" {
-			err = p.sess.Wake(rid)
+			err = p.conn.Wake(token)
 		}
 		if err != nil {
 			p.log.Error("cannot tell the editor whether a request runs", "id", id, "err", err)
@@ -300,7 +328,7 @@ func (p *Plugin) pending(params []wire.Raw) {
 
 func (p *Plugin) badMessage(m *wire.Message, err error) any {
 	p.log.Error("bad message from the editor", "err", err)
-	return []any{nil, err.Error()}
+	return p.answer(m.Method, nil, err)
 }
 
 // dispatcher serves the editor's messages (rpc.Handler).
@@ -312,16 +340,24 @@ type dispatcher Plugin
 func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
 	p := (*Plugin)(d)
 	res, err := p.run(ctx, m.Method, m.Params, "", "")
+	return p.answer(m.Method, res, err)
+}
+
+// answer is the one place where the answer to a request of the runtime
+// is made: the reply tuple [result, null], or [null, message] when the
+// request failed, or when its result cannot be sent (Fallback). host's
+// codecs write it as the editor's protocol has it.
+func (p *Plugin) answer(method string, res any, err error) *reply {
+	r := &reply{p: p, method: method}
 	if err != nil {
-		return []any{nil, err.Error()}
+		r.tuple[1] = err.Error()
+	} else {
+		r.tuple[0] = res
 	}
-	r := &reply{p: p, method: m.Method}
-	r.tuple[0] = res
 	return r
 }
 
-// reply is the answer to a request: [result, null], or [null, message] if
-// the result cannot be sent (wire.Fallible).
+// reply is the answer to a request (answer), a wire.Fallible.
 type reply struct {
 	tuple  [2]any
 	p      *Plugin
@@ -333,7 +369,9 @@ func (r *reply) Value() any { return r.tuple[:] }
 func (r *reply) Fallback(err error) any {
 	msg := resultError(err, 1)
 	r.p.log.Error("the result cannot be sent", "method", r.method, "err", msg, "detail", errDetail(err))
-	return []any{nil, msg}
+	var failed reply
+	failed.tuple[1] = msg
+	return failed.tuple[:]
 }
 
 // resultError is the message for a result that cannot be sent to the
@@ -364,18 +402,7 @@ func errDetail(err error) error {
 // runtime's own messages.
 func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 	p := (*Plugin)(d)
-	switch m.Method {
-	case protocol.MethodUnload:
-		p.unload(ctx, true, p.unloadBudget(m.Params))
-		return
-	case protocol.MethodAsync:
-		p.async(ctx, m)
-		return
-	}
-	if ok, err := p.ed.EditorNotification(m); ok {
-		if err != nil {
-			p.log.Error("the editor reported an error", "err", err)
-		}
+	if p.reserved(ctx, m, false) {
 		return
 	}
 	if _, err := p.run(ctx, m.Method, m.Params, "", ""); err != nil {

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/vigorvim/vigor/internal/host"
-	"github.com/vigorvim/vigor/internal/rpc"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // SDKVersion is the version of this SDK.
@@ -41,10 +39,10 @@ type Plugin struct {
 	instance string
 	dir      string
 	meta     Meta
-	sess     *rpc.Session
-	codec    wire.Codec
-	dec      decoder // for handler parameters and CallAs
-	ed       host.Adapter
+	conn     *host.Conn   // the channel to the editor
+	codec    host.Codec   // conn's, for decoding what the editor sends
+	dec      decoder      // for handler parameters and CallAs
+	ed       host.Adapter // conn's (a benchmark may put another in its place)
 	log      *slog.Logger
 	logOut   io.Writer // what log writes to; logPanic writes there too
 	logPath  string

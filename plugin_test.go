@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/fakeeditor"
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -826,7 +826,8 @@ func TestServeUnloadBudget(t *testing.T) {
 // The budget comes with $unload; without one, the plugin takes the
 // default. The report closes the budget.
 func TestUnloadPlan(t *testing.T) {
-	p := &Plugin{codec: vimjson.New(strings.NewReader(""))}
+	codec, _ := host.NewCodec("vim", "", "demo", "1", strings.NewReader(""))
+	p := &Plugin{codec: codec}
 	for _, tt := range []struct {
 		params []wire.Raw
 		want   time.Duration

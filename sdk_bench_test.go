@@ -9,7 +9,6 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 
-	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -79,9 +78,9 @@ func (c *answerCaller) Notify(ctx context.Context, method string, params []any) 
 // adapterPlugin is a plugin whose adapter is the real Neovim one, over
 // answerCaller.
 func adapterPlugin() *Plugin {
-	codec := msgpackrpc.New(bytes.NewReader(nil))
+	codec, _ := host.NewCodec("nvim", "", "bench", "1", bytes.NewReader(nil))
 	return &Plugin{
-		ed:    host.New("nvim", &answerCaller{}, codec),
+		ed:    host.New(&answerCaller{}, codec),
 		codec: codec,
 		log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}

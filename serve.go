@@ -125,12 +125,6 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			"Put its repository on 'runtimepath' next to Vigor (see :help vigor).\n")
 		return 2
 	}
-	codec, err := host.NewCodec(hostName, getenv(protocol.EnvVimCalls), in)
-	if err != nil {
-		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
-		return 2
-	}
-	host.SetChunkPrefix(codec, name, getenv(protocol.EnvInstance))
 	p := &Plugin{
 		name:     name,
 		instance: getenv(protocol.EnvInstance),
@@ -141,7 +135,6 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			Platform: getenv(protocol.EnvPlatform),
 			Mode:     getenv(protocol.EnvMode),
 		},
-		codec:     codec,
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
 		asyncs:    make(map[string]struct{}),
@@ -163,32 +156,42 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	// contexts, whose cause must be ErrUnloaded then too.
 	p.ctx, p.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	p.gen, p.genStop = context.WithCancelCause(p.ctx)
-	input, _ := in.(*os.File)
 	intact := channelIntact(out)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
-	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
-		Handler:    (*dispatcher)(p),
-		Preempt:    p.preempt,
-		Bind:       p.bind,
-		BadMessage: p.badMessage,
-		Input:      input,
-		Large:      func() { release.Reset(releaseDelay) },
-		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
-		Observe:    p.rtt.observe,
-		Wake:       host.Wake(codec),
+	conn, err := host.Open(host.Config{
+		Editor:   hostName,
+		VimCalls: getenv(protocol.EnvVimCalls),
+		Plugin:   name,
+		Instance: p.instance,
+		In:       in,
+		Out:      out,
+		Options: rpc.Options{
+			Handler:    (*dispatcher)(p),
+			Preempt:    p.preempt,
+			Bind:       p.bind,
+			BadMessage: p.badMessage,
+			Large:      func() { release.Reset(releaseDelay) },
+			Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
+			Observe:    p.rtt.observe,
+		},
 	})
-	p.ed = host.New(hostName, p.sess, codec)
+	if err != nil {
+		release.Stop()
+		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
+		return 2
+	}
+	p.conn, p.codec, p.ed = conn, conn.Codec(), conn.Adapter
 
 	// The session's goroutine is the plugin's: it ends with the channel,
 	// after the handlers it started, or is left behind by the exit (a
 	// handler that ignores its ctx never returns).
-	go func() { _ = p.sess.Run(p.ctx) }()
+	go func() { _ = p.conn.Run(p.ctx) }()
 	// Handlers must see the editor go away: end every context when the
 	// session ends.
 	go func() {
 		select {
-		case <-p.sess.Done():
+		case <-p.conn.Done():
 		case <-p.quit: // unloaded: unload cancels the contexts itself
 		}
 		p.cancel(ErrUnloaded)
@@ -217,7 +220,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 			"log":      p.logPath,
 		}
 		_ = p.ed.Notify(p.ctx, protocol.FuncReady, []any{p.name, p.instance, info})
-	case <-p.sess.Done():
+	case <-p.conn.Done():
 	case <-ctx.Done():
 	}
 	return p.awaitEnd(ctx, stderr, intact)
@@ -237,7 +240,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 // closed it (protocol.ClosedByEditor, protocol.ClosedByPlugin, as intact
 // reports).
 func (p *Plugin) awaitEnd(ctx context.Context, stderr io.Writer, intact func() bool) int {
-	closed, term := p.sess.Done(), ctx.Done()
+	closed, term := p.conn.Done(), ctx.Done()
 	for {
 		p.mu.Lock()
 		at, moved := p.exitAt, p.exitMoved
@@ -250,7 +253,7 @@ func (p *Plugin) awaitEnd(ctx context.Context, stderr io.Writer, intact func() b
 		select {
 		case <-closed:
 			closed = nil
-			p.log.Info("channel closed", "err", p.sess.Err())
+			p.log.Info("channel closed", "err", p.conn.Err())
 			if at.IsZero() {
 				// The editor may be gone: not a write to fd 2 itself.
 				line := protocol.ClosedByEditor

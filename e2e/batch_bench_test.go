@@ -36,13 +36,13 @@ func BenchmarkBatch(b *testing.B) {
 			var ad host.Adapter
 			switch mode {
 			case "vim9":
-				ad = host.New("vim", sess, codec)
+				ad = host.NewAdapter("vim", sess, codec)
 			case "legacy":
-				v := host.New("vim", sess, codec).(*host.Vim)
+				v := host.NewAdapter("vim", sess, codec).(*host.Vim)
 				v.BatchFunc = protocol.FuncBatch
 				ad = v
 			default:
-				n := host.New("nvim", sess, codec).(*host.Nvim)
+				n := host.NewAdapter("nvim", sess, codec).(*host.Nvim)
 				n.BatchMode = mode
 				ad = n
 			}

@@ -22,13 +22,13 @@ func TestBatchErrorsSameInEveryMode(t *testing.T) {
 		sess, codec := ed.Session()
 		adapters := map[string]host.Adapter{}
 		if ed.Kind == "vim" {
-			adapters["vim9"] = host.New("vim", sess, codec)
-			legacy := host.New("vim", sess, codec).(*host.Vim)
+			adapters["vim9"] = host.NewAdapter("vim", sess, codec)
+			legacy := host.NewAdapter("vim", sess, codec).(*host.Vim)
 			legacy.BatchFunc = protocol.FuncBatch
 			adapters["legacy"] = legacy
 		} else {
 			for _, mode := range []string{"atomic", "lua", "vimscript"} {
-				n := host.New("nvim", sess, codec).(*host.Nvim)
+				n := host.NewAdapter("nvim", sess, codec).(*host.Nvim)
 				n.BatchMode = mode
 				adapters[mode] = n
 			}

@@ -95,7 +95,7 @@ func checkSent(t *testing.T, got sent, notify bool, method string, params []any)
 
 func vimAdapter(reply string, err error) (*fakeCaller, host.Adapter) {
 	f := &fakeCaller{reply: wire.Raw(reply), err: err}
-	return f, host.New("vim", f, vimjson.New(strings.NewReader("")))
+	return f, host.NewAdapter("vim", f, vimjson.New(strings.NewReader("")))
 }
 
 var bg = context.Background()
@@ -119,7 +119,7 @@ func nvimAdapter(t *testing.T, reply any, err error, mode string) (*fakeCaller, 
 	if reply != nil {
 		f.reply = mp(t, reply)
 	}
-	a := host.New("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim)
+	a := host.NewAdapter("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim)
 	a.BatchMode = mode
 	return f, a
 }
@@ -355,7 +355,7 @@ func TestVimCallOverSession(t *testing.T) {
 		}
 		return `[null,"unexpected call ` + fn + `"]`
 	})
-	vim := host.New("vim", sess, sess.Codec())
+	vim := host.NewAdapter("vim", sess, sess.Codec())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -902,7 +902,7 @@ func (a *atomicless) Notify(ctx context.Context, method string, params []any) er
 // Without nvim_call_atomic, batches go through the Lua loop, from then on.
 func TestNvimBatchWithoutAtomic(t *testing.T) {
 	a := &atomicless{t: t, reply: mp(t, []any{[]any{1, 2, 3}, nil})}
-	nv := host.New("nvim", a, msgpackrpc.New(strings.NewReader("")))
+	nv := host.NewAdapter("nvim", a, msgpackrpc.New(strings.NewReader("")))
 	for i := 0; i < 2; i++ {
 		got, err := host.RunBatch(bg, nv, threeCalls)
 		if err != nil || len(got) != 3 {
@@ -983,28 +983,36 @@ func TestNvimBatchLargeIndex(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	f := &fakeCaller{}
-	if _, ok := host.New("vim", f, vimjson.New(strings.NewReader(""))).(*host.Vim); !ok {
-		t.Error(`New("vim") is not a *host.Vim`)
-	}
-	if _, ok := host.New("nvim", f, msgpackrpc.New(strings.NewReader(""))).(*host.Nvim); !ok {
-		t.Error(`New("nvim") is not a *host.Nvim`)
-	}
-	for calls, command := range map[string]bool{"": false, "callback": false, "command": true} {
-		if c, err := host.NewCodec("vim", calls, strings.NewReader("")); err != nil {
-			t.Error(err)
-		} else if vc, ok := c.(*vimjson.Codec); !ok || vc.Transport.Command != command {
-			t.Errorf(`NewCodec("vim", %q) = %#v`, calls, c)
+	for calls, head := range map[string]string{"": `[0,[-1,`, "callback": `[0,[-1,`, "command": `["call","` + vimjson.FuncCall + `",[`} {
+		c, err := host.NewCodec("vim", calls, "p", "1", strings.NewReader(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := host.New(f, c).(*host.Vim); !ok {
+			t.Error(`New of a Vim codec is not a *host.Vim`)
+		}
+		// The codec frames calls in the way that calls names.
+		if b, err := c.AppendRequest(nil, 1, "F", nil); err != nil || !strings.HasPrefix(string(b), head) {
+			t.Errorf(`NewCodec("vim", %q): a call is %q (%v), want it to start with %q`, calls, b, err, head)
+		}
+		if c.RequestID(5) != 5 || c.Wake() == nil {
+			t.Errorf(`NewCodec("vim", %q): RequestID(5) = %d, Wake %v; want 5 and a wake-up`, calls, c.RequestID(5), c.Wake() != nil)
 		}
 	}
-	if _, err := host.NewCodec("vim", "carrier-pigeon", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
+	if _, err := host.NewCodec("vim", "carrier-pigeon", "p", "1", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "carrier-pigeon") {
 		t.Errorf("an unknown way of calling Vim: err = %v", err)
 	}
-	if c, err := host.NewCodec("nvim", "", strings.NewReader("")); err != nil {
-		t.Error(err)
-	} else if _, ok := c.(*msgpackrpc.Codec); !ok {
-		t.Errorf(`NewCodec("nvim") = %T`, c)
+	c, err := host.NewCodec("nvim", "", "p", "1", strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := host.NewCodec("emacs", "", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
+	if _, ok := host.New(f, c).(*host.Nvim); !ok {
+		t.Error(`New of a Neovim codec is not a *host.Nvim`)
+	}
+	if c.RequestID(5) != -5 || c.Wake() != nil {
+		t.Errorf(`NewCodec("nvim"): RequestID(5) = %d, Wake %v; want -5 and none`, c.RequestID(5), c.Wake() != nil)
+	}
+	if _, err := host.NewCodec("emacs", "", "p", "1", strings.NewReader("")); err == nil || !strings.Contains(err.Error(), "emacs") {
 		t.Errorf(`NewCodec("emacs"): err = %v`, err)
 	}
 }
@@ -1064,11 +1072,11 @@ func TestArgError(t *testing.T) {
 		{"vim", "command", vimjson.MaxSendDepth + 1, "Lists and Dicts nested more than 50000 deep, more than Vim reads"},
 		{"nvim", "", 30, "Lists and Dicts nested more than 28 deep, more than Neovim reads (one more if the innermost hold no Strings)"},
 	} {
-		codec, err := host.NewCodec(tc.host, tc.calls, strings.NewReader(""))
+		codec, err := host.NewCodec(tc.host, tc.calls, "p", "1", strings.NewReader(""))
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := host.New(tc.host, encodingCaller{codec}, codec)
+		a := host.New(encodingCaller{codec}, codec)
 		check := func(what string, err error, fn string, call, arg int, msg string) {
 			t.Helper()
 			var ae *host.ArgError
@@ -1104,5 +1112,138 @@ func TestArgError(t *testing.T) {
 		if i, msg, ok := ae.Item(); !ok || i != 2 || msg != big {
 			t.Errorf("%s: Item() = %d, %q, %v", tc.host, i, msg, ok)
 		}
+	}
+}
+
+// tuple is a reply tuple as the SDK answers a request: Fallible, with a
+// fallback for a result that cannot be sent.
+type tuple [2]any
+
+func (t *tuple) Value() any             { return t[:] }
+func (t *tuple) Fallback(err error) any { return []any{nil, "cannot send: " + err.Error()} }
+
+// On Vim, the answer to the runtime's vigor#request() is a call of
+// protocol.FuncReply(id, [result, error]) and the wake-up [id, 0]; a large
+// one goes in chunks whose keys are the plugin's, then the same call.
+func TestVimAnswer(t *testing.T) {
+	c, err := host.NewCodec("vim", "", "demo", "7", strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.AppendResponse(nil, 4, &tuple{"hi", nil})
+	want := `["call","` + protocol.FuncReply + `",[4,["hi",null]]]` + "\n[4,0]\n"
+	if err != nil || string(out) != want {
+		t.Errorf("answer %q (%v), want %q", out, err, want)
+	}
+	out, err = c.AppendResponse(nil, 5, &tuple{make(chan int), nil})
+	if err != nil || !strings.HasPrefix(string(out), `["call","`+protocol.FuncReply+`",[5,[null,"cannot send: `) {
+		t.Errorf("the answer of a result that cannot be sent is %q (%v), want the fallback", out, err)
+	}
+	big := strings.Repeat("0123456789é", vimjson.ChunkThreshold/8)
+	out, err = c.AppendResponse(nil, 6, &tuple{big, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wake := "[6,0]\n"
+	if !strings.HasSuffix(string(out), wake) {
+		t.Fatalf("the large answer ends with %q, want the wake-up %q", out[max(0, len(out)-40):], wake)
+	}
+	key := protocol.ChunkPrefix("demo", "7") + "c1"
+	if !strings.HasPrefix(string(out), `["call","`+vimjson.FuncChunk+`",["`+key+`",`) {
+		t.Errorf("the large answer starts with %.80q, want a chunk with the key %q", out, key)
+	}
+	frames := strings.Split(strings.TrimSuffix(string(out), wake), "\n")
+	last := frames[len(frames)-2]
+	if !strings.HasPrefix(last, `["call","`+vimjson.FuncChunked+`",["`+key+`",`) {
+		t.Errorf("the call after the chunks is %q", last)
+	}
+}
+
+// On Neovim, the runtime's vigor#request() is the notification
+// protocol.MethodRequest [token, method, params]: read as the request
+// -token, answered by notifying nvim_call_function(protocol.FuncReply,
+// [token, result, error]). What is wrong with one after its token is
+// readable leaves a request, which the session answers.
+func TestNvimRequest(t *testing.T) {
+	frame := func(v any) string {
+		b, err := msgpack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	read := func(v any) (wire.Message, error) {
+		c, err := host.NewCodec("nvim", "", "p", "1", strings.NewReader(frame(v)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m wire.Message
+		err = c.ReadMessage(&m)
+		return m, err
+	}
+	m, err := read([]any{2, protocol.MethodRequest, []any{7, "greet", []any{"CI", 1}}})
+	if err != nil || m.Kind != wire.Request || m.ID != -7 || m.Method != "greet" || len(m.Params) != 2 {
+		t.Errorf("the request reads as %+v (%v), want the request -7 of greet with 2 params", m, err)
+	}
+	m, err = read([]any{2, "other", []any{7}})
+	if err != nil || m.Kind != wire.Notification || m.Method != "other" {
+		t.Errorf("another notification reads as %+v (%v)", m, err)
+	}
+	for _, tc := range []struct {
+		params  any
+		request bool
+		msg     string
+	}{
+		{[]any{7, "greet"}, false, "the params are not [token, method, params]"},
+		{[]any{"7", "greet", []any{}}, false, "the token is not a positive Number"},
+		{[]any{0, "greet", []any{}}, false, "the token is not a positive Number"},
+		{[]any{7, 1, []any{}}, true, "the method name is not a String"},
+		{[]any{7, "greet", "CI"}, true, `the params of "greet" are not a List`},
+	} {
+		m, err := read([]any{2, protocol.MethodRequest, tc.params})
+		if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%v: err = %v, want %q", tc.params, err, tc.msg)
+		}
+		if got := m.Kind == wire.Request && m.ID == -7; got != tc.request {
+			t.Errorf("%v: read as %v %d, want a request: %v", tc.params, m.Kind, m.ID, tc.request)
+		}
+	}
+
+	c, _ := host.NewCodec("nvim", "", "p", "1", strings.NewReader(""))
+	answer := func(id int64, result any) []any {
+		t.Helper()
+		b, err := c.AppendResponse(nil, id, result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v []any
+		if err := msgpack.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	checkEqual(t, "answer", answer(-7, &tuple{"hi", nil}),
+		[]any{int8(2), "nvim_call_function", []any{protocol.FuncReply, []any{int8(7), "hi", nil}}})
+	got := answer(-8, &tuple{make(chan int), nil})
+	if args := got[2].([]any)[1].([]any); len(args) != 3 || args[1] != nil || !strings.HasPrefix(fmt.Sprint(args[2]), "cannot send: ") {
+		t.Errorf("the answer of a result that cannot be sent is %v, want the fallback", got)
+	}
+	checkEqual(t, "a plain response", answer(3, "x"), []any{int8(1), int8(3), nil, "x"})
+	// The items of the tuple lie as deep as a value can: the path of what
+	// cannot be sent starts at the item.
+	nest := func(n int) any {
+		var v any = "s"
+		for i := 0; i < n; i++ {
+			v = []any{v}
+		}
+		return v
+	}
+	if _, err := c.AppendResponse(nil, -9, []any{nest(28), nil}); err != nil {
+		t.Errorf("a result 28 deep around a String: %v", err)
+	}
+	_, err = c.AppendResponse(nil, -9, []any{nest(29), nil})
+	var ve *wire.ValueError
+	if !errors.As(err, &ve) || len(ve.Path) == 0 || ve.Path[0] != 0 || !strings.Contains(ve.At(1), "28 deep") {
+		t.Errorf("a result 29 deep: %#v, want a ValueError at item 0 that says 28 deep", err)
 	}
 }

@@ -5,6 +5,10 @@
 //	[1, msgid, error, result]    response
 //	[2, method, params]          notification
 //
+// It frames these messages and encodes and decodes values, and knows
+// nothing of what the methods mean: Vigor's protocol on top of it (how
+// vigor#request() travels and is answered) is internal/host's.
+//
 // Go structs use their `json` field tags, so that one struct definition
 // works the same on Vim and Neovim.
 package msgpackrpc
@@ -24,17 +28,11 @@ import (
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// Codec reads and writes msgpack-RPC messages.
+// Codec reads and writes msgpack-RPC messages. It knows the three
+// message types and how values are encoded, nothing of what the methods
+// mean: the editor's protocol on top of it (Vigor's requests and their
+// replies) is internal/host's.
 type Codec struct {
-	// RequestMethod, if set, names a notification [token, method, params]
-	// that is read as a request with id -token, and ReplyFunc the editor
-	// function that AppendResponse notifies with [token, result] to answer
-	// it. This is how Vigor's runtime sends vigor#request() on Neovim
-	// (internal/protocol, MethodRequest): msgpack-RPC ids of real requests
-	// are never negative, so the two cannot meet.
-	RequestMethod string
-	ReplyFunc     string
-
 	br  *bufio.Reader
 	dec *msgpack.Decoder
 	enc *msgpack.Encoder
@@ -239,38 +237,9 @@ func (c *Codec) parse(m *wire.Message, frame []byte) error {
 		if m.Method, err = d.DecodeString(); err != nil {
 			return fmt.Errorf("%w: the method name of a notification is not a String", wire.ErrMalformed)
 		}
-		if c.RequestMethod != "" && m.Method == c.RequestMethod {
-			return c.readTokenRequest(m, frame)
-		}
 		return c.readParams(m, frame)
 	}
 	return fmt.Errorf("%w: message type %d with %d items", wire.ErrMalformed, typ, n)
-}
-
-// readTokenRequest reads the params [token, method, [params...]] of a
-// RequestMethod notification into m as a request with id -token.
-func (c *Codec) readTokenRequest(m *wire.Message, frame []byte) error {
-	d := c.fdec
-	bad := func(what string) error {
-		return fmt.Errorf("%w: %s of a %s notification", wire.ErrMalformed, what, c.RequestMethod)
-	}
-	if n, err := d.DecodeArrayLen(); err != nil || n != 3 {
-		return bad("the params are not [token, method, params]")
-	}
-	token, err := d.DecodeInt64()
-	if err != nil || token <= 0 {
-		return bad("the token is not a positive Number")
-	}
-	m.Kind, m.ID = wire.Request, -token
-	if m.Method, err = d.DecodeString(); err != nil {
-		return bad("the method name is not a String")
-	}
-	if code, err := d.PeekCode(); err != nil || !msgpcode.IsFixedArray(code) && code != msgpcode.Array16 && code != msgpcode.Array32 {
-		// The id is readable, so the answer can say what is wrong.
-		_, _ = c.item(frame)
-		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
-	}
-	return c.readParams(m, frame)
 }
 
 func (c *Codec) readParams(m *wire.Message, frame []byte) error {
@@ -311,11 +280,12 @@ func (c *Codec) item(frame []byte) (wire.Raw, error) {
 // level 33, one deeper: each part takes a level of its own in Neovim's
 // parser. Given more, Neovim closes the channel without a word, which
 // fails every call under way; e2e TestValuesTooDeep checks the limit at
-// its boundary on the real editor. So a handler's
-// result, answered to the runtime's $request as [2, "nvim_call_function",
-// [ReplyFunc, [token, result, nil]]], sits at level 4 and holds Lists and
-// Dicts 28 deep around Strings, 29 around Numbers; in a plain response
-// ([1, id, nil, [result, nil]]) it sits at level 3 (one more). An
+// its boundary on the real editor. So a value that is an item of an
+// argument of a notification ([2, method, [arg, [value, ...]]], as
+// internal/host answers a request of Vigor's runtime) sits at level 4 and
+// holds Lists and Dicts 28 deep around Strings, 29 around Numbers; an
+// item of a plain response ([1, id, nil, [value, nil]]) sits at level 3
+// (one more). An
 // argument of nvim_call_function, at level 4, nests as deep as such a
 // result, and one of a batch, at AtomicArgLevel, 25 (26).
 const MaxMessageDepth = 32
@@ -344,15 +314,10 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 	return c.out.b, err
 }
 
-// AppendResponse implements wire.Codec. A response to a RequestMethod
-// notification (id < 0) is the notification
-// nvim_call_function(ReplyFunc, [token, result]).
+// AppendResponse implements wire.Codec.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	defer c.out.drop()
 	c.out.b = b
-	if id < 0 && c.ReplyFunc != "" {
-		return c.appendReply(-id, result)
-	}
 	e := c.enc
 	const level = 2 // the result in [1, id, nil, result]
 	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(1), e.EncodeInt(id), e.EncodeNil())
@@ -370,46 +335,32 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	return c.out.b, c.encodeValue(result, level)
 }
 
-// appendReply writes the answer to the RequestMethod notification token:
-// [2, "nvim_call_function", [ReplyFunc, [token, items...]]], where items
-// are those of result when it is a List (the reply tuple [result, error]:
-// its items then lie at level 4, as deep as they can), else result.
-func (c *Codec) appendReply(token int64, result any) ([]byte, error) {
-	e := c.enc
-	start := len(c.out.b)
-	write := func(v any) error {
-		items, spread := v.([]any)
-		n := 2
-		if spread {
-			n = 1 + len(items)
-		}
-		err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString("nvim_call_function"),
-			e.EncodeArrayLen(2), e.EncodeString(c.ReplyFunc), e.EncodeArrayLen(n), e.EncodeInt(token))
-		if err != nil {
-			return err
-		}
-		if !spread {
-			return c.encodeValue(v, 4)
-		}
-		for i, x := range items {
-			if err := c.encodeValue(x, 4); err != nil {
-				// As an item of the List [result, error] at level 3, for
-				// the error's path and limits.
-				return atIndex(err, i, 3)
-			}
-		}
-		return nil
+// AppendValue appends v, a value that lies at level of a message whose
+// head the caller wrote (with AppendArrayLen, AppendString and
+// AppendInt), at most MaxMessageDepth. A value that the editor cannot
+// take is a *wire.ValueError, and b may then hold part of it.
+func (c *Codec) AppendValue(b []byte, v any, level int) ([]byte, error) {
+	defer c.out.drop()
+	c.out.b = b
+	if level > MaxMessageDepth {
+		return b, tooDeep()
 	}
-	f, fallible := result.(wire.Fallible)
-	if !fallible {
-		return c.out.b, write(result)
-	}
-	err := write(f.Value())
-	if err != nil {
-		c.out.b = c.out.b[:start]
-		err = write(f.Fallback(err))
-	}
+	err := c.encodeValue(v, level)
 	return c.out.b, err
+}
+
+// AppendString appends the msgpack String s.
+func AppendString(b []byte, s string) []byte { return appendStr(b, s) }
+
+// AppendInt appends the msgpack integer n, in its shortest form.
+func AppendInt(b []byte, n int64) []byte {
+	switch {
+	case n >= 0 && n <= 0x7f:
+		return append(b, byte(n))
+	case n < 0 && n >= -32:
+		return append(b, byte(n))
+	}
+	return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(n))
 }
 
 // encodeList writes xs, a List at level (MaxMessageDepth). Its items are

@@ -41,12 +41,11 @@ func TestChunkKeyPrefix(t *testing.T) {
 	if want := fmt.Sprintf(`["call","%s",["p:7:c1",%d]]`+"\n", vimjson.FuncChunked, n); last != want {
 		t.Errorf("the call after the chunks is %q, want %q", last, want)
 	}
-	c.ReplyFunc = "Reply"
-	out, err = c.AppendResponse(nil, 2, big)
+	out, err = c.AppendRequest(nil, 2, "F", []any{big})
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunkFrames(t, bytes.TrimSuffix(out, []byte("[2,0]\n")), "p:7:c2")
+	chunkFrames(t, out, "p:7:c2")
 }
 
 // recorder keeps every write it gets.

@@ -5,6 +5,7 @@
 //	           [0, [method, [params...]]]    a notification (sent with ch_sendraw)
 //	           [-id, [result, null]]         the answer to our call number id
 //	           [-id, [null, error]]          ... when the function failed
+//	           [-id, "ERROR"]                ... when Vim could not run it
 //	to Vim:    [0, [-id, func, [args...]]]   a call, which the runtime's channel
 //	                                         callback runs and answers
 //	           ["call", FuncCall, [func, [args...]], -id]
@@ -12,12 +13,18 @@
 //	                                         (Transport.Command)
 //	           ["call", func, [args...]]      a call without an answer (Vim's
 //	                                         channel command)
-//	           [id, result]                   our answer to Vim's request id
+//	           [id, result]                   the response to Vim's request id
 //
 // transport.go is the table of the ways calls reach Vim and of the tricks
-// they take (see also autoload/vigor/_internal/api/vim.vim). Our own
-// request ids are negated on the wire, because Vim uses positive numbers
-// for its own requests on the same channel.
+// they take (see also autoload/vigor/_internal/api/vim.vim); a call too
+// large for Vim to take in one piece goes in chunks. Our own request ids
+// are negated on the wire, because Vim uses positive numbers for its own
+// requests on the same channel.
+//
+// The codec frames and encodes; it does not know what the methods mean.
+// How Vigor answers the runtime's vigor#request() (not with a response,
+// which Vim can drop, but with a call of the runtime's reply function and
+// a wake-up) is internal/host's.
 //
 // Values are mapped as Vim's json_encode and json_decode do, with two
 // additions: a Go []byte is sent as a List of Numbers (Vim's form of a Blob in
@@ -41,18 +48,7 @@ type Codec struct {
 	// Transport is how calls reach Vim: it chooses the frame of a call
 	// (transport.go). The answer is the same either way.
 	Transport Transport
-	// ReplyFunc, if set, is the runtime function that takes the answers to
-	// Vim's requests: a response goes as a "call" command of
-	// ReplyFunc(id, result) followed by the wake-up response [id, 0].
-	// Vim drops a response that arrives while it waits for another one
-	// (nested requests), and while it is between two reads of the wait
-	// loop that lets CTRL-C in; a command is never dropped, and runs in
-	// order after the messages sent before it. The wake-up ends the wait
-	// at once when it is read there; the runtime then runs the queued
-	// command (docs/ARCHITECTURE.md, "Requests").
-	ReplyFunc string
 
-	reply []byte // AppendResponse's buffer for the value (the session serialises appends)
 	// KeyPrefix starts the key of every chunked message. Vim's store of
 	// messages received in part is shared by every plugin process, so the
 	// SDK sets it to protocol.ChunkPrefix (the plugin's name and instance).
@@ -341,36 +337,9 @@ func (c *Codec) appendCallTail(b []byte, id int64) []byte {
 	return append(b, ']', '\n')
 }
 
-// maxKeptReply is the largest reply buffer kept between answers.
-const maxKeptReply = 1 << 20
-
-// AppendResponse implements wire.Codec. With ReplyFunc, the answer is a
-// call (chunked when it is large) and the wake-up; without, one frame
-// [id, result], as Vim's channel protocol has it.
+// AppendResponse implements wire.Codec: one frame [id, result], as Vim's
+// channel protocol has it.
 func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
-	if c.ReplyFunc != "" {
-		// The value is encoded first, at the depth it has in a response,
-		// so that the answer's limits are those of a response.
-		value := result
-		f, fallible := result.(wire.Fallible)
-		if fallible {
-			value = f.Value()
-		}
-		vb, err := appendValue(c.reply[:0], value, -1)
-		if err != nil && fallible {
-			vb, err = appendValue(vb[:0], f.Fallback(err), -1)
-		}
-		if cap(vb) <= maxKeptReply {
-			c.reply = vb[:0]
-		}
-		if err != nil {
-			return b, err
-		}
-		if b, err = c.appendCall(b, 0, c.ReplyFunc, []any{id, wire.Raw(vb)}); err != nil {
-			return b, err
-		}
-		return c.AppendWake(b, id), nil
-	}
 	b = append(b, '[')
 	b = appendInt(b, id)
 	b = append(b, ',')
@@ -391,11 +360,8 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	return append(b, ']', '\n'), nil
 }
 
-// AppendWake writes the wake-up response [id, 0] that follows an answer
-// with ReplyFunc: it ends the runtime's ch_read() for id, which then runs
-// the commands queued before it. The session writes one alone too (Wake):
-// after the answer to the runtime's protocol.MethodPending, and again for
-// answers that Vim may have dropped.
+// AppendWake appends the response [id, 0], which carries nothing: it ends
+// a wait of Vim's for the response to id (ch_read, ch_evalexpr) at once.
 func (c *Codec) AppendWake(b []byte, id int64) []byte {
 	b = append(b, '[')
 	b = appendInt(b, id)

@@ -257,34 +257,6 @@ func TestAppendRequestChunked(t *testing.T) {
 	}
 }
 
-// A large answer to Vim is a chunked call of ReplyFunc(id, result),
-// followed by the wake-up [id, 0].
-func TestAppendResponseChunked(t *testing.T) {
-	big := strings.Repeat("0123456789é", vimjson.ChunkThreshold/8)
-	result := map[string]any{"text": big}
-	want, err := vimjson.AppendValue(nil, []any{"Reply", []any{4, result}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newCodec("")
-	c.ReplyFunc = "Reply"
-	out, err := c.AppendResponse(nil, 4, result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wake := "[4,0]\n"
-	if !bytes.HasSuffix(out, []byte(wake)) {
-		t.Fatalf("the answer ends with %q, want the wake-up %q", out[max(0, len(out)-40):], wake)
-	}
-	body, last, n := chunkFrames(t, bytes.TrimSuffix(out, []byte(wake)), "c1")
-	if body != string(want) {
-		t.Errorf("the chunks join to %.80q..., want %.80q...", body, want)
-	}
-	if wantLast := fmt.Sprintf(`["call","%s",["c1",%d]]`+"\n", vimjson.FuncChunked, n); last != wantLast {
-		t.Errorf("the call after the chunks is %q, want %q", last, wantLast)
-	}
-}
-
 func TestAppendErrors(t *testing.T) {
 	c := newCodec("")
 	bad := []any{

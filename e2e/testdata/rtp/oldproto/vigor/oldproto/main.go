@@ -19,15 +19,17 @@ func (nop) Notification(context.Context, *wire.Message) {}
 
 func main() {
 	h := os.Getenv(protocol.EnvHost)
-	codec, err := host.NewCodec(h, os.Getenv(protocol.EnvVimCalls), os.Stdin)
+	conn, err := host.Open(host.Config{
+		Editor: h, VimCalls: os.Getenv(protocol.EnvVimCalls),
+		Plugin: os.Getenv(protocol.EnvPlugin), Instance: os.Getenv(protocol.EnvInstance),
+		In: os.Stdin, Out: os.Stdout, Options: rpc.Options{Handler: nop{}},
+	})
 	if err != nil {
 		os.Exit(2)
 	}
-	s := rpc.New(codec, os.Stdout, rpc.Options{Handler: nop{}})
-	ed := host.New(h, s, codec)
 	go func() {
-		_ = ed.Notify(context.Background(), protocol.FuncReady, []any{
+		_ = conn.Notify(context.Background(), protocol.FuncReady, []any{
 			os.Getenv(protocol.EnvPlugin), os.Getenv(protocol.EnvInstance), map[string]any{"protocol": 0}})
 	}()
-	_ = s.Run(context.Background())
+	_ = conn.Run(context.Background())
 }

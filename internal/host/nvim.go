@@ -1,0 +1,267 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
+	"github.com/vigorvim/vigor/internal/protocol"
+	"github.com/vigorvim/vigor/internal/rpc"
+	"github.com/vigorvim/vigor/internal/wire"
+)
+
+// Nvim calls Neovim's API directly: errors come back in the response's
+// error slot.
+type Nvim struct {
+	c     Caller
+	codec wire.Codec
+	// BatchMode chooses how a batch runs: "" or "atomic" (nvim_call_atomic),
+	// "lua" (nvim_exec_lua) or "vimscript" (a legacy Vim script loop).
+	//
+	// nvim_call_atomic is deprecated, but it is the fastest (BENCHMARKS.md,
+	// "Batches in the editors") and the only fast one that keeps values exact: through Lua, an
+	// integral Float comes back as a Number and a Blob as a String. If a
+	// Neovim drops it, the batch falls back to Lua.
+	BatchMode string
+	noAtomic  atomic.Bool
+}
+
+// Call implements Adapter.
+func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
+	if args == nil {
+		args = []any{}
+	}
+	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
+	if err != nil {
+		if re, ok := err.(*rpc.RemoteError); ok {
+			full := nvimMessage(n.codec, re)
+			return nil, &CallError{Fn: fn, Msg: editorMessage(full), Full: full}
+		}
+		return nil, argError(fn, -1, err, 2)
+	}
+	return raw, nil
+}
+
+// nvimMessage reads the message of an error from Neovim, which sends
+// [type, message] (the message a String, or a Binary).
+func nvimMessage(codec wire.Codec, re *rpc.RemoteError) string {
+	var pair []any
+	if err := codec.Unmarshal(re.Raw, &pair); err == nil && len(pair) == 2 {
+		switch msg := pair[1].(type) {
+		case string:
+			return msg
+		case []byte:
+			return string(msg)
+		}
+	}
+	return re.Error()
+}
+
+// nvimError is an *rpc.RemoteError from Neovim whose text is its message
+// (nvimMessage).
+type nvimError struct {
+	re  *rpc.RemoteError
+	msg string
+}
+
+func (e *nvimError) Error() string { return e.msg }
+func (e *nvimError) Unwrap() error { return e.re }
+
+// nvimErr returns err with Neovim's message as its text, if it is an
+// *rpc.RemoteError, else err.
+func (n *Nvim) nvimErr(err error) error {
+	if re, ok := err.(*rpc.RemoteError); ok {
+		return &nvimError{re: re, msg: nvimMessage(n.codec, re)}
+	}
+	return err
+}
+
+// Notify implements Adapter.
+func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
+	if args == nil {
+		args = []any{}
+	}
+	return argError(fn, -1, n.c.Notify(ctx, "nvim_call_function", []any{fn, args}), 2)
+}
+
+// EditorNotification implements Adapter: nvim_error_event [type, message].
+func (n *Nvim) EditorNotification(m *wire.Message) (bool, error) {
+	if m.Method != "nvim_error_event" {
+		return false, nil
+	}
+	var msg any = "(no message)"
+	if len(m.Params) > 0 {
+		var v any
+		if err := n.codec.Unmarshal(m.Params[len(m.Params)-1], &v); err == nil {
+			msg = v
+		}
+	}
+	if b, ok := msg.([]byte); ok {
+		msg = string(b)
+	}
+	return true, fmt.Errorf("Neovim reported an error for a notification: %v", msg)
+}
+
+const batchLua = `local calls = ...
+local res = {}
+for i, c in ipairs(calls) do
+  local ok, v = pcall(vim.call, c[1], unpack(c[2]))
+  if not ok then return {res, {i - 1, v}} end
+  if v == nil then v = vim.NIL end
+  res[i] = v
+end
+return {res, vim.NIL}`
+
+// NewBatch implements Adapter.
+func (n *Nvim) NewBatch() *Batch {
+	if n.listMode() {
+		return &Batch{kind: batchList}
+	}
+	return &Batch{kind: batchAtomic}
+}
+
+func (n *Nvim) listMode() bool { return n.BatchMode == "lua" || n.BatchMode == "vimscript" }
+
+// SendBatch implements Adapter.
+func (n *Nvim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
+	if n.listMode() || n.noAtomic.Load() {
+		list := wire.Appender(func(out []byte) ([]byte, error) { return b.appendList(out, batchList), nil })
+		var raw wire.Raw
+		var err error
+		if n.BatchMode == "vimscript" {
+			raw, err = n.c.Call(ctx, "nvim_call_function", []any{protocol.FuncBatch, []any{list}})
+		} else {
+			raw, err = n.c.Call(ctx, "nvim_exec_lua", []any{batchLua, []any{list}})
+		}
+		if err != nil {
+			return nil, n.nvimErr(err)
+		}
+		return decodeBatch(n.codec, b, raw)
+	}
+	atomic := wire.Appender(func(out []byte) ([]byte, error) { return b.appendList(out, batchAtomic), nil })
+	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
+	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {
+		// "Invalid method: nvim_call_atomic": a Neovim without it.
+		n.noAtomic.Store(true)
+		return n.SendBatch(ctx, b)
+	}
+	if err != nil {
+		return nil, n.nvimErr(err)
+	}
+	return decodeBatch(n.codec, b, raw)
+}
+
+// nvimCodec is Neovim's msgpack-RPC channel (msgpackrpc) with Vigor's
+// protocol on top: the runtime sends vigor#request() as the notification
+// protocol.MethodRequest [token, method, params], which nvimCodec reads as
+// a request with id -token, and answers it by notifying
+// nvim_call_function(protocol.FuncReply, [token, result, error]).
+// msgpack-RPC ids of real requests are never negative, so the two cannot
+// meet.
+type nvimCodec struct {
+	*msgpackrpc.Codec
+}
+
+// RequestID implements Codec: -token.
+func (c *nvimCodec) RequestID(token int64) int64 { return -token }
+
+// Wake implements Codec: none, as Neovim closes a channel that sends what
+// it cannot read.
+func (c *nvimCodec) Wake() func(b []byte, id int64) []byte { return nil }
+
+func (c *nvimCodec) adapter(cl Caller) Adapter { return &Nvim{c: cl, codec: c} }
+
+// ReadMessage implements wire.Codec.
+func (c *nvimCodec) ReadMessage(m *wire.Message) error {
+	if err := c.Codec.ReadMessage(m); err != nil || m.Kind != wire.Notification || m.Method != protocol.MethodRequest {
+		return err
+	}
+	return c.asRequest(m)
+}
+
+// asRequest turns m, a protocol.MethodRequest notification whose params
+// are [token, method, [params...]], into the request -token. Once the
+// token is read, an error leaves m a request, which the session answers
+// with what is wrong.
+func (c *nvimCodec) asRequest(m *wire.Message) error {
+	bad := func(what string) error {
+		return fmt.Errorf("%w: %s of a %s notification", wire.ErrMalformed, what, protocol.MethodRequest)
+	}
+	if len(m.Params) != 3 {
+		return bad("the params are not [token, method, params]")
+	}
+	var token int64
+	if c.TypeName(m.Params[0]) != "Number" || c.Unmarshal(m.Params[0], &token) != nil || token <= 0 {
+		return bad("the token is not a positive Number")
+	}
+	m.Kind, m.ID, m.Method = wire.Request, -token, ""
+	if t := c.TypeName(m.Params[1]); t != "String" && t != "Blob" || c.Unmarshal(m.Params[1], &m.Method) != nil {
+		m.Params = nil
+		return bad("the method name is not a String")
+	}
+	params, err := c.SplitList(m.Params[2])
+	if err != nil || c.TypeName(m.Params[2]) != "List" {
+		m.Params = nil
+		return fmt.Errorf("%w: the params of %q are not a List", wire.ErrMalformed, m.Method)
+	}
+	m.Params = params
+	return nil
+}
+
+// AppendResponse implements wire.Codec. The answer to the request -token
+// is the notification nvim_call_function(protocol.FuncReply, [token,
+// result, error]).
+func (c *nvimCodec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
+	if id >= 0 {
+		return c.Codec.AppendResponse(b, id, result)
+	}
+	f, fallible := result.(wire.Fallible)
+	if !fallible {
+		return c.appendReply(b, -id, result)
+	}
+	start := len(b)
+	out, err := c.appendReply(b, -id, f.Value())
+	if err != nil {
+		out, err = c.appendReply(out[:start], -id, f.Fallback(err))
+	}
+	return out, err
+}
+
+// replyLevel is the level of the items of the reply tuple in the answer
+// (msgpackrpc.MaxMessageDepth): as deep as a value of a message can lie.
+const replyLevel = 4
+
+// appendReply writes [2, "nvim_call_function", [FuncReply, [token,
+// items...]]], where items are those of v when it is a List (the reply
+// tuple [result, error]), else v.
+func (c *nvimCodec) appendReply(b []byte, token int64, v any) ([]byte, error) {
+	items, spread := v.([]any)
+	n := 2
+	if spread {
+		n = 1 + len(items)
+	}
+	b = msgpackrpc.AppendArrayLen(b, 3)
+	b = msgpackrpc.AppendInt(b, 2)
+	b = msgpackrpc.AppendString(b, "nvim_call_function")
+	b = msgpackrpc.AppendArrayLen(b, 2)
+	b = msgpackrpc.AppendString(b, protocol.FuncReply)
+	b = msgpackrpc.AppendArrayLen(b, n)
+	b = msgpackrpc.AppendInt(b, token)
+	if !spread {
+		return c.AppendValue(b, v, replyLevel)
+	}
+	for i, x := range items {
+		var err error
+		if b, err = c.AppendValue(b, x, replyLevel); err != nil {
+			if ve, ok := err.(*wire.ValueError); ok {
+				// As an item of the List [result, error], one level up,
+				// for the error's path and limits.
+				ve.In(i, replyLevel-3, msgpackrpc.MaxMessageDepth-replyLevel)
+			}
+			return b, err
+		}
+	}
+	return b, nil
+}
