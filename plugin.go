@@ -42,6 +42,7 @@ type Plugin struct {
 	dir      string
 	meta     Meta
 	sess     *rpc.Session
+	remind   *host.Reminder // Vim's reminders of answers (nil for Neovim)
 	codec    wire.Codec
 	dec      decoder // for handler parameters and CallAs
 	ed       host.Adapter

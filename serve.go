@@ -167,7 +167,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	intact := channelIntact(out)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
-	p.sess = rpc.New(codec, host.NewWriter(hostName, out), rpc.Options{
+	opts := rpc.Options{
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
 		Bind:       p.bind,
@@ -176,8 +176,11 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Large:      func() { release.Reset(releaseDelay) },
 		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
 		Observe:    p.rtt.observe,
-		Wake:       host.Wake(codec),
-	})
+	}
+	p.remind = host.NewReminder(codec)
+	p.remind.Hook(&opts)
+	p.sess = rpc.New(codec, host.NewWriter(hostName, out), opts)
+	p.remind.Attach(p.sess)
 	p.ed = host.New(hostName, p.sess, codec)
 
 	// The session's goroutine is the plugin's: it ends with the channel,
