@@ -27,6 +27,9 @@ import (
 //     shutdown. So a caller that holds the baton and finds its entry gone
 //     knows that its answer is on its channel, and does not read; and a
 //     reply whose entry is gone is dropped by whoever reads it.
+//   - Order: whoever reads a request or notification dispatches it
+//     (queues it, or starts it) before it lets the baton go, so the
+//     next reader's messages come after it in the queue.
 //   - The codec's buffer: no one waits on the descriptor while a message
 //     is in the buffer; Run and callers look at the buffer first. A caller
 //     that has read its reply handles the rest of the buffer before it

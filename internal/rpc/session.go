@@ -264,10 +264,16 @@ func (s *Session) Run(ctx context.Context) error {
 		m := new(wire.Message)
 		err = s.read(m)
 		var ch chan response
-		if err == nil && m.Kind == wire.Response {
+		switch {
+		case err != nil:
+		case m.Kind == wire.Response:
 			// Taken before the turn ends: a caller that reads next must
 			// see that its reply has been read (reader.readOwn).
 			ch = s.take(m.ID)
+		default:
+			// Queued before the turn ends: a caller that reads the next
+			// notification must queue it behind this one.
+			s.dispatch(m)
 		}
 		if s.rd != nil {
 			s.rd.endTurn()
@@ -281,9 +287,7 @@ func (s *Session) Run(ctx context.Context) error {
 		}
 		if m.Kind == wire.Response {
 			s.send(ch, m)
-			continue
 		}
-		s.dispatch(m)
 	}
 	s.shutdown(err)
 	if s.rd != nil {
