@@ -290,7 +290,7 @@ func (p *Plugin) reserved(ctx context.Context, m *wire.Message, preempt bool) bo
 // answered any more has its answer written ahead of this one, so that
 // the runtime, which reads both in order, knows an answer it did not get
 // was lost. For a request, on Vim, the wake-up of its wait follows, so
-// that the wait sees the answer at once (rpc.Session.Wake). The answer is
+// that the wait sees the answer at once (host.Reminder.Wake). The answer is
 // written on a goroutine of its own, as Preempt must not block on a
 // write; the goroutine ends with the writes (a session that has ended
 // fails them), or is left behind by the exit.

@@ -16,8 +16,9 @@ import (
 // Handler of Config.Options.
 type Conn struct {
 	Adapter
-	codec Codec
-	sess  *rpc.Session
+	codec  Codec
+	sess   *rpc.Session
+	remind *Reminder // Vim's reminders of answers; nil for Neovim
 }
 
 // Config is what Open needs.
@@ -31,7 +32,8 @@ type Config struct {
 	In  io.Reader
 	Out io.Writer
 	// Options are the session's hooks (Handler, Preempt, ...); Open sets
-	// Input and Wake, which are the editor's.
+	// Input, and the hooks of the editor's Reminder (Received, Answered,
+	// Wrote).
 	Options rpc.Options
 }
 
@@ -43,9 +45,11 @@ func Open(cfg Config) (*Conn, error) {
 	}
 	opts := cfg.Options
 	opts.Input, _ = cfg.In.(*os.File)
-	opts.Wake = codec.Wake()
+	remind := NewReminder(codec)
+	remind.Hook(&opts)
 	sess := rpc.New(codec, NewWriter(cfg.Editor, cfg.Out), opts)
-	return &Conn{Adapter: codec.adapter(sess), codec: codec, sess: sess}, nil
+	remind.Attach(sess)
+	return &Conn{Adapter: codec.adapter(sess), codec: codec, sess: sess, remind: remind}, nil
 }
 
 // Codec returns the codec of c, for decoding what the editor sends.
@@ -66,5 +70,5 @@ func (c *Conn) Err() error { return c.sess.Err() }
 func (c *Conn) Answering(token int64) bool { return c.sess.Answering(c.codec.RequestID(token)) }
 
 // Wake writes the wake-up of the runtime's wait for the answer to the
-// request with token, on an editor that needs one (rpc.Session.Wake).
-func (c *Conn) Wake(token int64) error { return c.sess.Wake(c.codec.RequestID(token)) }
+// request with token, on an editor that needs one (Reminder.Wake).
+func (c *Conn) Wake(token int64) error { return c.remind.Wake(c.codec.RequestID(token)) }

@@ -52,7 +52,7 @@ type Codec interface {
 	// vigor#request().
 	RequestID(token int64) int64
 	// Wake is what writes the wake-up of the runtime's wait for the answer
-	// to a request (rpc.Options.Wake), or nil when the editor needs none.
+	// to a request (Reminder), or nil when the editor needs none.
 	Wake() func(b []byte, id int64) []byte
 	adapter(c Caller) Adapter
 }

@@ -150,7 +150,7 @@ func (d *direct) wakeUp() {
 }
 
 // close closes the descriptors. Only the last holder of the baton calls it
-// (Session.closeDirect).
+// (reader.close and reader.release).
 func (d *direct) close() {
 	d.wait.Close()
 	d.wake.Close()

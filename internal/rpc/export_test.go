@@ -1,18 +1,27 @@
 package rpc
 
-import "time"
-
 // DirectReadsOn reports whether callers of s may read their own replies.
 // (For the tests of package rpc_test.)
-func DirectReadsOn(s *Session) bool { return s.dir != nil }
+func DirectReadsOn(s *Session) bool { return s.rd != nil }
 
 // DirectReadCount returns how many direct reads callers of s have made.
-func DirectReadCount(s *Session) uint64 { return s.directReads.Load() }
+func DirectReadCount(s *Session) uint64 {
+	if s.rd == nil {
+		return 0
+	}
+	return s.rd.reads.Load()
+}
 
-// SetRemindAfter sets the time before the first reminder and between
-// reminders (Options.Wake) of s.
-func SetRemindAfter(s *Session, d time.Duration) {
+// CheckDeep makes every change of s's state check all its invariants,
+// also those that cost time in proportion to the calls pending. Call it
+// before Run.
+func CheckDeep(s *Session) { s.deep = true }
+
+// CheckEnded reports a broken invariant of s's state, and, once Run has
+// returned, state left behind: a call still pending, a worker waiting,
+// or a queue that is still busy.
+func CheckEnded(s *Session) error {
 	s.mu.Lock()
-	s.remindAfter = d
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.st.check(true)
 }

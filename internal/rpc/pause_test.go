@@ -39,10 +39,10 @@ func TestHandlerEndResumesReadLoop(t *testing.T) {
 	aR, aW, bR, bW := Pipes(t)
 	h := &callbackHandler{}
 	s := New(msgpackrpc.New(aR), bW, Options{Handler: h, Input: aR})
-	if s.dir == nil {
+	if s.rd == nil {
 		t.Skip("no direct reads on this platform")
 	}
-	s.idleDelay = time.Hour
+	s.rd.idleDelay = time.Hour
 	h.s = s
 	peer := New(msgpackrpc.New(bR), aW, Options{Handler: answerOK{}})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -75,10 +75,10 @@ func TestHandlerEndResumesReadLoop(t *testing.T) {
 func TestDrainAfterErrorReply(t *testing.T) {
 	aR, aW, bR, bW := Pipes(t)
 	s := New(msgpackrpc.New(aR), bW, Options{Handler: answerOK{}, Input: aR})
-	if s.dir == nil {
+	if s.rd == nil {
 		t.Skip("no direct reads on this platform")
 	}
-	s.idleDelay = time.Hour
+	s.rd.idleDelay = time.Hour
 	runDone := make(chan error, 1)
 	go func() { runDone <- s.Run(context.Background()) }()
 	peer := msgpackrpc.New(bR)
@@ -139,7 +139,7 @@ func TestDrainAfterErrorReply(t *testing.T) {
 	// The call was not a handler's, so nothing ends Run's hour-long pause
 	// after it but this.
 	aW.Close()
-	s.resumeRun()
+	s.rd.resumeRun()
 	select {
 	case <-runDone:
 	case <-time.After(10 * time.Second):

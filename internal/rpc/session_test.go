@@ -814,66 +814,56 @@ func TestAnswering(t *testing.T) {
 	})
 }
 
-// Reminders: while the session keeps writing calls of its own, it writes
-// the wake-ups of the answers it wrote since it last read a request, every
-// remindAfter; without calls of its own it writes none, and once a new
-// request has come, it names only the answers after it.
-func TestReminders(t *testing.T) {
-	forEachReader(t, codecs[0], func(t *testing.T, cc codecCase) {
-		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any { return "ok" }}
-		e := start(t, cc, h, rpc.Options{Wake: vimjson.New(strings.NewReader("")).AppendWake})
-		rpc.SetRemindAfter(e.sess, 20*time.Millisecond)
+// The hooks: Received sees a request before its handler runs, Answered
+// sees it after its response was written and Answering is false, Wrote
+// sees every message written in order, and WriteRaw's bytes go out in
+// order with the messages, unseen by Wrote.
+func TestHooks(t *testing.T) {
+	forEachCodec(t, func(t *testing.T, cc codecCase) {
+		var mu sync.Mutex
+		var events []string
+		note := func(format string, args ...any) {
+			mu.Lock()
+			events = append(events, fmt.Sprintf(format, args...))
+			mu.Unlock()
+		}
+		var sess *rpc.Session
+		answered := make(chan bool, 1)
+		h := &handler{request: func(ctx context.Context, s *rpc.Session, m *wire.Message) any {
+			note("handle %d", m.ID)
+			return "ok"
+		}}
+		e := start(t, cc, h, rpc.Options{
+			Received: func(id int64) { note("received %d", id) },
+			Answered: func(id int64) { note("answered %d", id); answered <- sess.Answering(id) },
+			Wrote:    func(k wire.Kind) { note("wrote %s", k) },
+		})
+		sess = e.sess
 		e.ed.request(1, "r")
 		e.ed.expectResponse(1)
-		select {
-		case f := <-e.ed.frames:
-			t.Fatalf("without calls of its own, the session wrote %s %d", f.kind, f.id)
-		case <-time.After(100 * time.Millisecond):
+		if recv(t, answered, "Answered") {
+			t.Error("Answering(1) is true in Answered")
 		}
-		e.ed.request(2, "r")
-		e.ed.expectResponse(2)
-		stop, stopped := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(stopped)
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(2 * time.Millisecond):
-					_ = e.sess.Notify(context.Background(), "tick", nil)
-				}
-			}
-		}()
-		defer func() { close(stop); <-stopped }()
-		// wakes reads frames until it has seen n wake-ups, and returns
-		// their ids; a response to the request answered is not one.
-		wakes := func(n int, answered int64) []int64 {
-			t.Helper()
-			var ids []int64
-			for len(ids) < n {
-				f := e.ed.next()
-				if f.kind != wire.Response {
-					continue
-				}
-				if string(f.result) == "0" {
-					ids = append(ids, f.id)
-				} else if f.id != answered {
-					t.Fatalf("response %d (%s), want a wake-up", f.id, f.result)
-				}
-			}
-			return ids
+		if err := e.sess.Notify(context.Background(), "n", nil); err != nil {
+			t.Fatal(err)
 		}
-		if got := wakes(2, 0); !reflect.DeepEqual(got, []int64{2, 2}) {
-			t.Errorf("wake-ups %v, want [2 2]", got)
+		e.ed.expect(wire.Notification, "n")
+		// Raw bytes: a response, encoded as the session would.
+		raw, err := e.sess.Codec().AppendResponse(nil, 9, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		e.ed.request(3, "r")
-		// Reminders of 2 may have been on their way.
-		got := wakes(3, 3)
-		for len(got) > 0 && got[0] == 2 {
-			got = append(got[1:], wakes(1, 3)...)
+		if err := e.sess.WriteRaw(func(b []byte) []byte { return append(b, raw...) }); err != nil {
+			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, []int64{3, 3, 3}) {
-			t.Errorf("wake-ups after request 3 %v, want [3 3 3]", got)
+		if f := e.ed.next(); f.kind != wire.Response || f.id != 9 {
+			t.Errorf("raw write read as %s %d, want a response to 9", f.kind, f.id)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		want := []string{"received 1", "handle 1", "wrote " + wire.Response.String(), "answered 1", "wrote " + wire.Notification.String()}
+		if !reflect.DeepEqual(events, want) {
+			t.Errorf("events %q, want %q", events, want)
 		}
 	})
 }
