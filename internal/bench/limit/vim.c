@@ -24,6 +24,8 @@
  *   ["call", "vigor#_internal#api#vim#chunk", [KEY, "[\"...\",[...]]"]]  (N of them)
  *   [0, [-ID, "vigor#_internal#api#vim#chunked", [KEY, N]]]          (callback)
  *   ["call", "vigor#_internal#api#vim#chunked", [KEY, N], -ID]       (command)
+ * Those frames are written one at a time, each once the pipe has room for
+ * it (limit.h, send_framed), as Vigor's writer writes them.
  * The key is the same for every batch: the runtime forgets a key's
  * chunks once it has run them. The chunks name the command's batch loop
  * g:VigorBenchBatch: the runtime's def calls it by that name.
@@ -108,6 +110,7 @@ static void setup(struct protocol *p, const char *name, const char *data, int co
 	else
 		die("unknown protocol %s (want command or callback)", name);
 	fcntl(1, F_SETPIPE_SZ, 1 << 20);
+	int size = fcntl(1, F_GETPIPE_SZ);
 
 	struct buf call = {0}, calls = {0};
 	puts_(&call, "\"" DISCARD "\",[\"");
@@ -163,6 +166,13 @@ static void setup(struct protocol *p, const char *name, const char *data, int co
 		put(&body, calls.p, calls.len);
 		puts_(&body, "]]");
 		int n = chunk(&chunks, &body);
+		if (size > 0) {
+			pipe_size = (size_t)size;
+			framed.cap = chunks.len + 256;
+			framed.p = malloc(framed.cap);
+			if (!framed.p)
+				die("out of memory");
+		}
 		char args[64];
 		snprintf(args, sizeof args, "[\"" CHUNK_KEY "\",%d]", n);
 		p->batch.before = chunks;
