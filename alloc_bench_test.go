@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -113,3 +114,30 @@ func fakeVim(r *os.File, w *os.File) {
 // batchHelper is the runtime's batch function in Vim
 // (autoload/vigor/_internal/api/vim.vim).
 const batchHelper = "vigor#_internal#api#vim#batch"
+
+// BenchmarkCallLarge is one call with a 65536-character String, as
+// `vigor-bench --size 65536 --count 100` makes it, to the fake Vim and the
+// fake Neovim: B/op counts the bytes allocated per call (the copies that
+// allocate); a CPU profile shows the copies into reused buffers.
+//
+// go test -run '^$' -bench 'CallLarge' -benchmem .
+func BenchmarkCallLarge(b *testing.B) {
+	var data any = strings.Repeat(".", 65536)
+	for _, c := range []struct {
+		name  string
+		start func(*testing.B) (*Plugin, func())
+	}{{"vim", benchVimPlugin}, {"nvim", benchPlugin}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, stop := c.start(b)
+			defer stop()
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.SetBytes(65536)
+			for range b.N {
+				if _, err := p.Call(ctx, "vigor_benchmark#discard", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
