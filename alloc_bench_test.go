@@ -73,6 +73,13 @@ func fakeVim(r *os.File, w *os.File) {
 	out := bufio.NewWriter(w)
 	var reply []byte
 	for {
+		// Flush before a read that may block: the replies to what has been
+		// read must not wait in out for more requests.
+		if in.Buffered() == 0 {
+			if err := out.Flush(); err != nil {
+				return
+			}
+		}
 		line, err := in.ReadSlice('\n')
 		if err != nil {
 			return
@@ -102,11 +109,6 @@ func fakeVim(r *os.File, w *os.File) {
 		}
 		if _, err := out.Write(reply); err != nil {
 			return
-		}
-		if in.Buffered() == 0 {
-			if err := out.Flush(); err != nil {
-				return
-			}
 		}
 	}
 }
