@@ -9,8 +9,9 @@ import (
 	"github.com/vigorvim/vigor/internal/editortest"
 )
 
-// :VigorBenchmark opens a scratch buffer, runs call() and batch() with a
-// progress bar, and leaves denops-benchmark's report there.
+// :VigorBenchmark opens a scratch buffer, runs call(), batch() and
+// parallel() (call()'s calls from 8 goroutines at once) with a progress
+// bar, and leaves denops-benchmark's report there, with parallel's ratios.
 func TestVigorBenchmarkCommand(t *testing.T) {
 	opts := editortest.Options{
 		RTP: []string{filepath.Join(editortest.Root(), "benchmark")},
@@ -24,12 +25,13 @@ func TestVigorBenchmarkCommand(t *testing.T) {
 		mustEqual(t, ed, "buffer", ed.MustEval(t, `[bufname('%'), &buftype]`), []any{"[vigor-benchmark]", "nofile"})
 		text := ed.MustEval(t, `join(getline(1, '$'), "\n")`).(string)
 		for _, want := range []string{"info\n  size:   8 bytes\n  count:  20\n  n:      3", "vigor call()\n  sum:", "vigor batch()\n  sum:",
+			"vigor parallel() (8 goroutines)\n  sum:", "parallel/call: ", ", parallel/batch: ",
 			"  opms:    ", " ops/ms", "  cpms:    ", " chars/ms", "  median:  ", "  stderr:  "} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("%s: the report lacks %q:\n%s", ed.Kind, want, text)
 			}
 		}
-		mustEqual(t, ed, "opms > 0", ed.MustEval(t, `g:vigor_benchmark_result.call.opms > 0 && g:vigor_benchmark_result.batch.opms > 0`), int64(1))
-		mustEqual(t, ed, "samples", ed.MustEval(t, `len(g:vigor_benchmark_result.call.samples_ms)`), int64(3))
+		mustEqual(t, ed, "opms > 0", ed.MustEval(t, `g:vigor_benchmark_result.call.opms > 0 && g:vigor_benchmark_result.batch.opms > 0 && g:vigor_benchmark_result.parallel.opms > 0`), int64(1))
+		mustEqual(t, ed, "samples", ed.MustEval(t, `[len(g:vigor_benchmark_result.call.samples_ms), len(g:vigor_benchmark_result.parallel.samples_ms)]`), []any{int64(3), int64(3)})
 	})
 }

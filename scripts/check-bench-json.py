@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks `vigor-bench --json` output: well formed, both editors, each with
-its limit lines (the one of Vigor's protocol named), every figure and
-ratio positive. Not a speed gate."""
+its limit lines (the one of Vigor's protocol named) and Vigor's parallel
+workload, every figure and ratio positive. Not a speed gate."""
 import json
 import sys
 
@@ -40,6 +40,8 @@ for editor, names in LIMITS.items():
     if e.get("limit") != names[0] or not limits.get(names[0], {}).get("same_protocol"):
         problems.append(f"{editor}.limit = {e.get('limit')!r}, want {names[0]!r} (same_protocol)")
     positive(f"{editor}.ratio", e.get("ratio"), ("call", "batch"))
+    positive(f"{editor}.parallel", e.get("parallel"), ("opms", "opms_stderr"))
+    positive(f"{editor}.parallel_ratio", e.get("parallel_ratio"), ("call", "batch"))
     for where, obj in parts.items():
         for kind in ("call", "batch"):
             positive(f"{where}.{kind}", obj.get(kind), ("opms", "opms_stderr"))

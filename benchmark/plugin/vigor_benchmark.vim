@@ -1,5 +1,5 @@
 " :VigorBenchmark measures Vigor's call() and batch() as denops-benchmark
-" does. Options: g:vigor_benchmark_size (64), g:vigor_benchmark_count
+" does, and parallel(): call()'s calls from 8 goroutines at once. Options: g:vigor_benchmark_size (64), g:vigor_benchmark_count
 " (1000), g:vigor_benchmark_n (100).
 if exists('g:loaded_vigor_benchmark')
   finish

@@ -2,6 +2,9 @@
 // batch() in headless Vim and Neovim through the normal runtime, as
 // denops-benchmark does, and the same round trips made by minimal C
 // clients, the limit lines, in the same run (internal/bench, BENCHMARKS.md).
+// A third workload, parallel(), makes call()'s count calls from 8
+// goroutines at once (several in flight on the channel); the report gives
+// its ratio to Vigor's own call() and batch() of the same run.
 //
 //	vigor-bench [-editor vim|nvim|all] [-size N] [-count N] [-n N] [-rounds N] [-limit=false] [-cpus N] [-json]
 //
@@ -41,7 +44,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	editor := fs.String("editor", "all", "vim, nvim or all")
 	size := fs.Int("size", 64, "characters per call")
-	count := fs.Int("count", 1000, "calls per iteration (and per batch)")
+	count := fs.Int("count", 1000, "calls per iteration (and per batch; parallel makes them from 8 goroutines)")
 	n := fs.Int("n", 100, "iterations")
 	limit := fs.Bool("limit", true, "also run the limit clients (minimal C clients, built with $CC or cc),\nand print Vigor/limit")
 	rounds := fs.Int("rounds", 0, "with -limit, split the n iterations into this many rounds in which Vigor\nand the limit clients run in turns, each in fresh editors (default: 10, or fewer when n is small)")

@@ -1,4 +1,5 @@
-// Package bench is the benchmark of cmd/vigor-bench: it measures Vigor's call() and batch()
+// Package bench is the benchmark of cmd/vigor-bench: it measures Vigor's call(), batch()
+// and parallel() (the calls of call() made from several goroutines at once)
 // in real headless editors, loading the vigor-benchmark plugin through the
 // normal runtime (discovery, build, start), and, with Limit, the same
 // round trips made by minimal C clients (limit.go, limit/*.c), the limit
@@ -81,9 +82,13 @@ type EditorReport struct {
 	Editor  string `json:"editor"`
 	Version string `json:"version"`
 	// CPUs is the list of CPUs the editors ran on (taskset -c), or "".
-	CPUs   string        `json:"cpus,omitempty"`
-	Vigor  Pair          `json:"vigor"`
-	Limits []LimitResult `json:"limits,omitempty"`
+	CPUs  string `json:"cpus,omitempty"`
+	Vigor Pair   `json:"vigor"`
+	// Parallel is Vigor's parallel workload: the count calls of call()
+	// made by the plugin's benchstat.Workers goroutines at once. The limit clients,
+	// one thread each, have none.
+	Parallel benchstat.Result `json:"parallel"`
+	Limits   []LimitResult    `json:"limits,omitempty"`
 }
 
 // LimitResult is the figures of one limit line.
@@ -138,19 +143,22 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 		if opts.Limit {
 			limits = Limits(ed)
 		}
-		// samples[0] is Vigor's, samples[1+i] limits[i]'s, one Pair a round.
+		// samples[0] is Vigor's, samples[1+i] limits[i]'s, one Pair a round;
+		// parallel is Vigor's parallel workload, one Result a round.
 		samples := make([][]Pair, 1+len(limits))
+		var parallel []float64
 		for r := 0; r < rounds; r++ {
 			o := opts
 			o.N = opts.N/rounds + btoi(r < opts.N%rounds)
 			steps := []func() error{func() error {
 				opts.progress("%s: vigor-benchmark through the Vigor runtime (size %d, count %d, n %d%s)",
 					ed, o.Size, o.Count, o.N, roundNote(r, rounds))
-				v, err := runVigor(ctx, ed, bin, o)
+				v, par, err := runVigor(ctx, ed, bin, o)
 				if err != nil {
 					return fmt.Errorf("%s: %w", ed, err)
 				}
 				samples[0] = append(samples[0], v)
+				parallel = append(parallel, par.Samples...)
 				return nil
 			}}
 			for i, l := range limits {
@@ -171,6 +179,7 @@ func Run(ctx context.Context, opts Options) ([]EditorReport, error) {
 			}
 		}
 		rep.Vigor = pool(samples[0], opts)
+		rep.Parallel = benchstat.NewResult(opts.Size, opts.Count, parallel)
 		for i, l := range limits {
 			rep.Limits = append(rep.Limits, LimitResult{Name: l.Name, About: l.About, Same: l.Same, Pair: pool(samples[1+i], opts)})
 		}
@@ -228,11 +237,11 @@ func version(editor, bin string) string {
 
 // runVigor starts the editor with Vigor and the benchmark plugin on
 // 'runtimepath', waits for the plugin to load, runs the benchmark and
-// reads the results it writes.
-func runVigor(ctx context.Context, editor, bin string, o Options) (Pair, error) {
+// reads the results it writes: call and batch, and parallel.
+func runVigor(ctx context.Context, editor, bin string, o Options) (Pair, benchstat.Result, error) {
 	dir, err := os.MkdirTemp("", "vigor-bench-")
 	if err != nil {
-		return Pair{}, err
+		return Pair{}, benchstat.Result{}, err
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "result.json")
@@ -248,27 +257,33 @@ func runVigor(ctx context.Context, editor, bin string, o Options) (Pair, error) 
 	script.WriteString("autocmd User VigorPluginFail:vigor-benchmark call writefile([json_encode({'error': vigor#_internal#plugin#get('vigor-benchmark').error})], g:vigor_bench_out) | qa!\n")
 	script.WriteString("runtime plugin/vigor.vim\nruntime plugin/vigor_benchmark.vim\n")
 	if err := runEditor(ctx, editor, bin, dir, script.String(), o, nil); err != nil {
-		return Pair{}, err
+		return Pair{}, benchstat.Result{}, err
 	}
-	return readPair(out)
+	return readResults(out)
 }
 
-func readPair(path string) (Pair, error) {
+// readResults reads what the plugin wrote: its call and batch, and its
+// parallel workload.
+func readResults(path string) (Pair, benchstat.Result, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Pair{}, fmt.Errorf("no results: %w", err)
+		return Pair{}, benchstat.Result{}, fmt.Errorf("no results: %w", err)
 	}
 	var res struct {
 		Pair
-		Error string `json:"error"`
+		Parallel benchstat.Result `json:"parallel"`
+		Error    string           `json:"error"`
 	}
 	if err := json.Unmarshal(data, &res); err != nil {
-		return Pair{}, fmt.Errorf("cannot read the results: %w", err)
+		return Pair{}, benchstat.Result{}, fmt.Errorf("cannot read the results: %w", err)
 	}
 	if res.Error != "" {
-		return Pair{}, fmt.Errorf("%s", res.Error)
+		return Pair{}, benchstat.Result{}, fmt.Errorf("%s", res.Error)
 	}
-	return res.Pair, nil
+	if len(res.Parallel.Samples) == 0 {
+		return Pair{}, benchstat.Result{}, fmt.Errorf("the results lack the parallel workload (is -root an older checkout?)")
+	}
+	return res.Pair, res.Parallel, nil
 }
 
 // runEditor runs a headless editor that sources script, and waits until it

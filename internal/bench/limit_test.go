@@ -31,24 +31,47 @@ func TestLimitClients(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, ed := range []string{"vim", "nvim"} {
-			for _, l := range Limits(ed) {
-				p, err := l.run(ctx, bins[ed], clients[ed], o)
-				if err != nil {
-					t.Errorf("%s %s (cpus %d): %v", ed, l.Name, cpus, err)
-					continue
+		runLimits(ctx, t, o, bins, clients, cpus)
+	}
+}
+
+// The clients make calls and batches of large payloads (size 65536, which
+// vigor-bench --size 65536 --count 100 measures): a batch of 12 is longer
+// than Vim's chunk threshold, so the Vim clients send it in chunks.
+func TestLimitClientsLarge(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, file, _, _ := runtime.Caller(0)
+	o := Options{Root: filepath.Join(filepath.Dir(file), "..", ".."), Size: 65536, Count: 12, N: 1, Timeout: time.Minute}
+	bins := map[string]string{"vim": editor(t, "VIGOR_TEST_VIM", "vim"), "nvim": editor(t, "VIGOR_TEST_NVIM", "nvim")}
+	clients, err := BuildLimitClients(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runLimits(ctx, t, o, bins, clients, 0)
+}
+
+// runLimits runs every limit client of both editors with o and checks
+// that every sample is there and positive.
+func runLimits(ctx context.Context, t *testing.T, o Options, bins map[string]string, clients LimitClients, cpus int) {
+	t.Helper()
+	for _, ed := range []string{"vim", "nvim"} {
+		for _, l := range Limits(ed) {
+			p, err := l.run(ctx, bins[ed], clients[ed], o)
+			if err != nil {
+				t.Errorf("%s %s (cpus %d): %v", ed, l.Name, cpus, err)
+				continue
+			}
+			for _, r := range []struct {
+				name    string
+				samples []float64
+			}{{"call", p.Call.Samples}, {"batch", p.Batch.Samples}} {
+				if len(r.samples) != o.N {
+					t.Errorf("%s %s %s (cpus %d): %d samples, want %d", ed, l.Name, r.name, cpus, len(r.samples), o.N)
 				}
-				for _, r := range []struct {
-					name    string
-					samples []float64
-				}{{"call", p.Call.Samples}, {"batch", p.Batch.Samples}} {
-					if len(r.samples) != o.N {
-						t.Errorf("%s %s %s (cpus %d): %d samples, want %d", ed, l.Name, r.name, cpus, len(r.samples), o.N)
-					}
-					for _, s := range r.samples {
-						if s <= 0 {
-							t.Errorf("%s %s %s (cpus %d): sample %v", ed, l.Name, r.name, cpus, s)
-						}
+				for _, s := range r.samples {
+					if s <= 0 {
+						t.Errorf("%s %s %s (cpus %d): sample %v", ed, l.Name, r.name, cpus, s)
 					}
 				}
 			}

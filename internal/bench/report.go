@@ -23,6 +23,22 @@ func (r EditorReport) Ratios(l LimitResult) (call, batch float64) {
 	return r.Vigor.Call.Opms / l.Call.Opms, r.Vigor.Batch.Opms / l.Batch.Opms
 }
 
+// ParallelRatios returns Vigor's parallel over its own call and batch,
+// ops/ms, of the same run.
+func (r EditorReport) ParallelRatios() (call, batch float64) {
+	if r.Vigor.Call.Opms == 0 || r.Vigor.Batch.Opms == 0 {
+		return 0, 0
+	}
+	return r.Parallel.Opms / r.Vigor.Call.Opms, r.Parallel.Opms / r.Vigor.Batch.Opms
+}
+
+// The targets of the parallel workload, to report: over Vigor's own
+// sequential call and batch, in the same run.
+const (
+	TargetParallelCall  = 3.0
+	TargetParallelBatch = 0.5
+)
+
 // Same returns the limit of Vigor's own protocol, if it ran.
 func (r EditorReport) Same() (LimitResult, bool) {
 	for _, l := range r.Limits {
@@ -52,6 +68,7 @@ func WriteText(w io.Writer, reps []EditorReport) {
 		lines := benchstat.Info(c.Size, c.Count, c.N)
 		lines = append(lines, r.Vigor.Call.Lines("vigor call()")...)
 		lines = append(lines, r.Vigor.Batch.Lines("vigor batch()")...)
+		lines = append(lines, r.Parallel.Lines(fmt.Sprintf("vigor parallel() (%d goroutines)", benchstat.Workers))...)
 		for _, l := range r.Limits {
 			lines = append(lines, fmt.Sprintf("limit %s: %s", l.Name, l.About))
 			lines = append(lines, l.Call.Lines("limit "+l.Name+" call()")...)
@@ -60,6 +77,10 @@ func WriteText(w io.Writer, reps []EditorReport) {
 		for _, l := range lines {
 			fmt.Fprintln(w, l)
 		}
+		pc, pb := r.ParallelRatios()
+		fmt.Fprintf(w, "vigor parallel/ (ops/ms)    call   batch\n")
+		fmt.Fprintf(w, "  vigor                    %5.2f  %5.2f\n", pc, pb)
+		fmt.Fprintf(w, "  target                   %5.2f  %5.2f\n", TargetParallelCall, TargetParallelBatch)
 		if len(r.Limits) == 0 {
 			continue
 		}
@@ -94,16 +115,20 @@ type jsonLimit struct {
 }
 
 type jsonEditor struct {
-	Version string                `json:"version"`
-	CPUs    string                `json:"cpus"`
-	Size    int                   `json:"size"`
-	Count   int                   `json:"count"`
-	N       int                   `json:"n"`
-	Call    jsonFigures           `json:"call"`
-	Batch   jsonFigures           `json:"batch"`
-	Limits  map[string]*jsonLimit `json:"limits,omitempty"`
-	Limit   string                `json:"limit,omitempty"`
-	Ratio   map[string]float64    `json:"ratio,omitempty"`
+	Version string      `json:"version"`
+	CPUs    string      `json:"cpus"`
+	Size    int         `json:"size"`
+	Count   int         `json:"count"`
+	N       int         `json:"n"`
+	Call    jsonFigures `json:"call"`
+	Batch   jsonFigures `json:"batch"`
+	// Parallel is Vigor's parallel workload, ParallelRatio its ratio to
+	// Vigor's own "call" and "batch".
+	Parallel      jsonFigures           `json:"parallel"`
+	ParallelRatio map[string]float64    `json:"parallel_ratio"`
+	Limits        map[string]*jsonLimit `json:"limits,omitempty"`
+	Limit         string                `json:"limit,omitempty"`
+	Ratio         map[string]float64    `json:"ratio,omitempty"`
 }
 
 func figures(r benchstat.Result) jsonFigures {
@@ -112,15 +137,18 @@ func figures(r benchstat.Result) jsonFigures {
 }
 
 // WriteJSON prints one JSON object: for each editor that ran, under "vim"
-// or "nvim", "cpus" (taskset's list, or "" for all), Vigor's "call" and
-// "batch" (each with "opms" and "opms_stderr"), and with limits,
+// or "nvim", "cpus" (taskset's list, or "" for all), Vigor's "call",
+// "batch" and "parallel" (each with "opms" and "opms_stderr"),
+// "parallel_ratio" (parallel over Vigor's "call" and "batch"), and with limits,
 // "limits" (by name: "call", "batch" and Vigor's "ratio" to it), "limit"
 // (the name of the one of Vigor's protocol) and "ratio" (Vigor's to it).
 func WriteJSON(w io.Writer, reps []EditorReport) error {
 	out := map[string]jsonEditor{}
 	for _, r := range reps {
 		e := jsonEditor{Version: r.Version, CPUs: r.CPUs, Size: r.Vigor.Call.Size, Count: r.Vigor.Call.Count, N: r.Vigor.Call.N,
-			Call: figures(r.Vigor.Call), Batch: figures(r.Vigor.Batch)}
+			Call: figures(r.Vigor.Call), Batch: figures(r.Vigor.Batch), Parallel: figures(r.Parallel)}
+		pc, pb := r.ParallelRatios()
+		e.ParallelRatio = map[string]float64{"call": pc, "batch": pb}
 		for _, l := range r.Limits {
 			if e.Limits == nil {
 				e.Limits = map[string]*jsonLimit{}

@@ -16,6 +16,10 @@ import (
 // limit clients): they warm up caches, buffers and the Go runtime.
 const WarmUp = 3
 
+// Workers is how many goroutines the parallel workload makes its calls
+// from, each making its share in turn (the vigor-benchmark plugin).
+const Workers = 8
+
 // Stats summarises samples.
 type Stats struct {
 	Sum    float64 `json:"sum"`

@@ -1,7 +1,11 @@
 // Command vigor-benchmark measures how fast a Vigor plugin reaches the
 // editor, as denops-benchmark does for denops: `call` is count sequential
 // calls of a do-nothing editor function with a string of size characters,
-// `batch` is one batch of count such calls, each repeated n times.
+// `batch` is one batch of count such calls, `parallel` (which
+// denops-benchmark lacks) the same count calls made by benchstat.Workers
+// goroutines at once, each making its share in turn, so that calls of
+// different goroutines may be in flight together on the channel; each is
+// repeated n times.
 //
 // Run it with :VigorBenchmark (add <vigor>/benchmark to 'runtimepath'), or
 // headless with `vigor-bench` (cmd/vigor-bench).
@@ -9,8 +13,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigorvim/vigor"
@@ -85,15 +91,55 @@ func run(ctx context.Context, p *vigor.Plugin, o Options) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
+	parallel, err := bench(ctx, p, o, fmt.Sprintf("vigor.Plugin.Call() from %d goroutines", benchstat.Workers), width, func() error {
+		return callParallel(ctx, p, o.Count, data)
+	})
+	if err != nil {
+		return nil, err
+	}
 	callRes := benchstat.NewResult(o.Size, o.Count, call)
 	batchRes := benchstat.NewResult(o.Size, o.Count, batch)
+	parRes := benchstat.NewResult(o.Size, o.Count, parallel)
 	lines := benchstat.Info(o.Size, o.Count, o.N)
 	lines = append(lines, callRes.Lines("vigor call()")...)
 	lines = append(lines, batchRes.Lines("vigor batch()")...)
+	lines = append(lines, parRes.Lines(fmt.Sprintf("vigor parallel() (%d goroutines)", benchstat.Workers))...)
+	lines = append(lines, fmt.Sprintf("parallel/call: %.2f, parallel/batch: %.2f (ops/ms)",
+		ratio(parRes.Opms, callRes.Opms), ratio(parRes.Opms, batchRes.Opms)))
 	if err := show(ctx, p, lines); err != nil {
 		return nil, err
 	}
-	return map[string]any{"call": callRes, "batch": batchRes, "lines": lines}, nil
+	return map[string]any{"call": callRes, "batch": batchRes, "parallel": parRes, "lines": lines}, nil
+}
+
+// callParallel makes count calls from benchstat.Workers goroutines at once, the
+// i-th making calls i, i+benchstat.Workers, ... one after the other, and returns
+// when all have returned, with their errors joined. The goroutines are its
+// own: it waits for each.
+func callParallel(ctx context.Context, p *vigor.Plugin, count int, data any) error {
+	var wg sync.WaitGroup
+	errs := make([]error, benchstat.Workers)
+	for w := range min(benchstat.Workers, count) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < count; i += benchstat.Workers {
+				if _, err := p.Call(ctx, discard, data); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }
 
 // bench runs f n times and returns each run's time in ms. Between runs

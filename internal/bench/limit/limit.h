@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,8 +85,70 @@ struct idtext {
 	size_t len;
 };
 
+/*
+ * Messages longer than this that are made of several newline-ended frames
+ * (Vim's chunked batch) are written a frame at a time, each once the pipe
+ * has room for it, as Vigor's writer does (internal/codec/vimjson,
+ * pipe_linux.go): Vim drops a frame that arrives in parts too far apart.
+ * pipe_size is the pipe's length (0: never), framed the buffer they are
+ * put together in, made at the start.
+ */
+#define FRAMED_MIN (512 << 10)
+static size_t pipe_size;
+static struct buf framed;
+
+static void write_all(const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(1, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			die("write: %s", strerror(errno));
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Waits until the pipe holds no more than leaves n bytes free (with half
+ * of it to spare), polling from 20 us up to 1 ms, as Vigor's writer. */
+static void wait_room(size_t n)
+{
+	long delay = 20000;
+	for (;;) {
+		int queued = 0;
+		if (ioctl(1, FIONREAD, &queued) != 0 || queued == 0 || (size_t)queued + n <= pipe_size / 2)
+			return;
+		struct timespec ts = {0, delay};
+		nanosleep(&ts, NULL);
+		delay = delay * 2 > 1000000 ? 1000000 : delay * 2;
+	}
+}
+
+static void send_framed(const struct msg *m, const struct idtext *id)
+{
+	framed.len = 0;
+	memcpy(framed.p, m->before.p, m->before.len);
+	memcpy(framed.p + m->before.len, id->p, id->len);
+	memcpy(framed.p + m->before.len + id->len, m->after.p, m->after.len);
+	size_t len = m->before.len + id->len + m->after.len;
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(framed.p + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (framed.p + i)) + 1 : len - i;
+		if (n > 4096)
+			wait_room(n);
+		write_all(framed.p + i, n);
+		i += n;
+	}
+}
+
 static void send_msg(const struct msg *m, const struct idtext *id)
 {
+	if (pipe_size && m->before.len + m->after.len > FRAMED_MIN) {
+		send_framed(m, id);
+		return;
+	}
 	struct iovec iov[3] = {
 		{m->before.p, m->before.len},
 		{(void *)id->p, id->len},

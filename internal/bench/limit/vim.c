@@ -15,9 +15,55 @@
  *
  * As Vigor's writer does, it makes the pipe to Vim 1 MiB long, so that a
  * batch reaches Vim whole (Vim parses a JSON message again from its start
- * each time more of it arrives).
+ * each time more of it arrives), and, as Vigor's codec does
+ * (internal/codec/vimjson), it sends a batch longer than CHUNK_THRESHOLD as
+ * the runtime's chunks: calls of vigor#_internal#api#vim#chunk(KEY, TEXT),
+ * each at most CHUNK_SIZE bytes, the pieces of the JSON text of [method,
+ * params], then the batch's call of vigor#_internal#api#vim#chunked(KEY, N)
+ * with its id:
+ *   ["call", "vigor#_internal#api#vim#chunk", [KEY, "[\"...\",[...]]"]]  (N of them)
+ *   [0, [-ID, "vigor#_internal#api#vim#chunked", [KEY, N]]]          (callback)
+ *   ["call", "vigor#_internal#api#vim#chunked", [KEY, N], -ID]       (command)
+ * Those frames are written one at a time, each once the pipe has room for
+ * it (limit.h, send_framed), as Vigor's writer writes them.
+ * The key is the same for every batch: the runtime forgets a key's
+ * chunks once it has run them. The chunks name the command's batch loop
+ * g:VigorBenchBatch: the runtime's def calls it by that name.
  */
 #include "limit.h"
+
+/* As internal/codec/vimjson's ChunkThreshold and ChunkSize. */
+#define CHUNK_THRESHOLD (512 << 10)
+#define CHUNK_SIZE (256 << 10)
+#define CHUNK_KEY "vigor-bench-limit:c1"
+
+/*
+ * chunk writes body (the JSON text of [method, params]) to b as chunk
+ * calls of at most CHUNK_SIZE bytes, and returns how many it wrote.
+ */
+static int chunk(struct buf *b, const struct buf *body)
+{
+	const char *head = "[\"call\",\"vigor#_internal#api#vim#chunk\",[\"" CHUNK_KEY "\",\"";
+	const char *tail = "\"]]\n";
+	size_t room = CHUNK_SIZE - strlen(head) - strlen(tail);
+	int n = 0;
+	for (size_t i = 0; i < body->len;) {
+		n++;
+		puts_(b, head);
+		for (size_t size = 0; i < body->len; i++) {
+			char c = body->p[i];
+			int esc = c == '"' || c == '\\';
+			if (size + 1 + (size_t)esc > room)
+				break;
+			if (esc)
+				putc_(b, '\\');
+			putc_(b, c);
+			size += 1 + (size_t)esc;
+		}
+		puts_(b, tail);
+	}
+	return n;
+}
 
 /* A JSON message ends where its outer list closes. */
 static size_t frame(const char *p, size_t n, size_t *lead)
@@ -64,6 +110,7 @@ static void setup(struct protocol *p, const char *name, const char *data, int co
 	else
 		die("unknown protocol %s (want command or callback)", name);
 	fcntl(1, F_SETPIPE_SZ, 1 << 20);
+	int size = fcntl(1, F_GETPIPE_SZ);
 
 	struct buf call = {0}, calls = {0};
 	puts_(&call, "\"" DISCARD "\",[\"");
@@ -112,6 +159,35 @@ static void setup(struct protocol *p, const char *name, const char *data, int co
 		puts_(&p->batch_reply.after, ",[");
 		put(&p->batch_reply.after, zeros.p, zeros.len);
 		puts_(&p->batch_reply.after, "]]");
+	}
+	if (p->batch.before.len + p->batch.after.len > CHUNK_THRESHOLD) {
+		struct buf body = {0}, chunks = {0};
+		puts_(&body, callback ? "[\"vigor#_internal#api#vim#batch\",[" : "[\"g:VigorBenchBatch\",[");
+		put(&body, calls.p, calls.len);
+		puts_(&body, "]]");
+		int n = chunk(&chunks, &body);
+		if (size > 0) {
+			pipe_size = (size_t)size;
+			framed.cap = chunks.len + 256;
+			framed.p = malloc(framed.cap);
+			if (!framed.p)
+				die("out of memory");
+		}
+		char args[64];
+		snprintf(args, sizeof args, "[\"" CHUNK_KEY "\",%d]", n);
+		p->batch.before = chunks;
+		p->batch.after = (struct buf){0};
+		if (callback) {
+			puts_(&p->batch.before, "[0,[-");
+			puts_(&p->batch.after, ",\"vigor#_internal#api#vim#chunked\",");
+			puts_(&p->batch.after, args);
+			puts_(&p->batch.after, "]]\n");
+		} else {
+			puts_(&p->batch.before, "[\"call\",\"vigor#_internal#api#vim#chunked\",");
+			puts_(&p->batch.before, args);
+			puts_(&p->batch.before, ",-");
+			puts_(&p->batch.after, "]\n");
+		}
 	}
 	puts_(&p->quit.before, "[\"ex\",\"qa!\"]\n");
 }
