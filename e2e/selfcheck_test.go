@@ -53,6 +53,11 @@ func copyRuntime(t *testing.T, dir string) string {
 		if err != nil {
 			return err
 		}
+		// A root file can sort before the first directory (alloc_*.go
+		// before autoload/), so its directory may not exist yet.
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return err
+		}
 		return os.WriteFile(to, data, 0o644)
 	})
 	if err != nil {
