@@ -106,11 +106,8 @@ func (b *Batch) appendVim(fn string, args []any) ([]byte, error) {
 	if legacy { // [legacy, [fn, args]]
 		buf = append(buf, `"`+vimjson.FuncLegacy+`",[`...)
 	}
+	buf = append(vimjson.AppendString(buf, name), ',')
 	var err error
-	if buf, err = vimjson.AppendValue(buf, name); err != nil {
-		return buf, err
-	}
-	buf = append(buf, ',')
 	if args == nil {
 		buf = append(buf, '[', ']')
 	} else if buf, err = vimjson.AppendArgs(buf, args); err != nil {

@@ -24,6 +24,10 @@ import (
 // sent with each invalid byte replaced by U+FFFD (appendString).
 func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
 
+// AppendString appends s as a JSON string, as AppendValue does, without
+// making it an any (which allocates).
+func AppendString(b []byte, s string) []byte { return appendString(b, s) }
+
 // AppendArgs appends args as a List whose items count as values of their
 // own for MaxSendDepth, as a message's params do: the arguments of a call
 // in a batch. A *wire.ValueError's Path starts at the index of the
