@@ -115,11 +115,16 @@ func benchCalls(b *testing.B, p *Plugin) {
 
 // benchPlugin serves a plugin to fakeNvim over real pipes and returns it,
 // and a func that ends the session.
-func benchPlugin(b *testing.B) (*Plugin, func()) {
+func benchPlugin(b *testing.B) (*Plugin, func()) { return pipePlugin("nvim", fakeNvim) }
+
+// pipePlugin serves a plugin of editor to fake over real pipes (fake
+// reads what the plugin writes and writes its answers), and returns it
+// and a func that ends the session.
+func pipePlugin(editor string, fake func(r, w *os.File)) (*Plugin, func()) {
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
-	go fakeNvim(outR, inW)
-	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "nvim", "VIGOR_INSTANCE": "1"}
+	go fake(outR, inW)
+	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": editor, "VIGOR_INSTANCE": "1"}
 	plugin := make(chan *Plugin, 1)
 	done := make(chan int)
 	go func() {

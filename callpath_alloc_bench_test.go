@@ -40,26 +40,7 @@ func BenchmarkBatchVim(b *testing.B) {
 
 // benchVimPlugin serves a plugin to fakeVim over real pipes, as the
 // runtime runs it in Vim, and returns it and a func that ends the session.
-func benchVimPlugin(b *testing.B) (*Plugin, func()) {
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	go fakeVim(outR, inW)
-	env := map[string]string{"VIGOR_PLUGIN": "bench", "VIGOR_HOST": "vim", "VIGOR_INSTANCE": "1"}
-	plugin := make(chan *Plugin, 1)
-	done := make(chan int)
-	go func() {
-		done <- serve(context.Background(), func(k string) string { return env[k] }, inR, outW, discard{},
-			func(ctx context.Context, p *Plugin) error {
-				plugin <- p
-				return nil
-			})
-	}()
-	return <-plugin, func() {
-		inW.Close()
-		<-done
-		outW.Close()
-	}
-}
+func benchVimPlugin(b *testing.B) (*Plugin, func()) { return pipePlugin("vim", fakeVim) }
 
 // fakeVim answers the plugin's requests on r as the runtime's channel
 // callback does: a request [0,[-ID,fn,args]] gets [-ID,[0,null]], a call
