@@ -135,6 +135,17 @@ func startFake(opts FakeOptions, setup func(ctx context.Context, p *vigor.Plugin
 		return nil, errors.Join(err, f.Close())
 	case code := <-f.done:
 		f.done <- code
+		// A setup that fails reports it, then serve returns: both cases
+		// may be ready at once, and the setup's error is the one to give.
+		select {
+		case err := <-f.ready:
+			if err == nil {
+				return f, nil // it loaded, then exited: its requests say so
+			}
+			err = fmt.Errorf("%s failed to load: %w", opts.Name, err)
+			return nil, errors.Join(err, f.Close())
+		default:
+		}
 		err := fmt.Errorf("%s exited (status %d) before it loaded; its log: %s", opts.Name, code, f.log())
 		return nil, errors.Join(err, f.Close())
 	case <-time.After(opts.Timeout):

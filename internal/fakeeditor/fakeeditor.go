@@ -33,8 +33,13 @@
 // message once the answer is written, as an editor runs what comes on a
 // channel in order; a call whose Answer makes a request to the plugin (an
 // editor function that calls the plugin) lets the fake read on meanwhile,
-// as the editor's nested wait does. (The fake cannot tell which goroutine
-// makes a request: one made by any goroutine while an Answer runs counts.)
+// as the editor's nested wait does. A request counts as nested when the
+// goroutine running an Answer makes it; one made by any other goroutine
+// (a test's) is read after the running calls, as an editor reads a
+// user's input only when it is idle, so that what those calls showed is
+// there before the request's answer. (An Answer that makes a request
+// from a goroutine of its own therefore waits for itself: the request
+// fails at its context's end.)
 // The pipes are io.Pipes: a write waits until the other side reads it.
 package fakeeditor
 
@@ -44,10 +49,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/protocol"
 )
@@ -156,11 +161,10 @@ type Editor struct {
 
 	wmu sync.Mutex // serialises writes to toPlugin
 
-	// answering counts the calls whose Answer runs; nested gets a token
-	// when a request is made while one does, so that the read loop reads
-	// on (an editor function that calls the plugin).
-	answering atomic.Int32
-	nested    chan struct{}
+	// nested gets a token when a goroutine in runners makes a request,
+	// so that the read loop reads on (an editor function that calls the
+	// plugin).
+	nested chan struct{}
 
 	mu sync.Mutex
 	// Invariants, under mu: every token in replies is a request without
@@ -170,6 +174,9 @@ type Editor struct {
 	token   int64
 	replies map[int64]chan Reply
 	calls   []Call
+	// runners holds the goroutines (by id) whose Answer runs: each is
+	// added by itself before it calls Answer and removed after.
+	runners map[uint64]struct{}
 	err     error // why the read loop ended
 	chunks  map[string][]string
 	added   chan struct{} // a token when calls grew
@@ -197,6 +204,7 @@ func New(opts Options) (*Editor, error) {
 		opts: opts, vim: opts.Editor == Vim,
 		nested:  make(chan struct{}, 1),
 		replies: make(map[int64]chan Reply),
+		runners: make(map[uint64]struct{}),
 		chunks:  make(map[string][]string),
 		added:   make(chan struct{}, 1),
 		ended:   make(chan struct{}),
@@ -284,8 +292,9 @@ func (e *Editor) RequestAsync(method string, args ...any) <-chan Reply {
 	e.token++
 	token := e.token
 	e.replies[token] = ch
+	_, nested := e.runners[goid()]
 	e.mu.Unlock()
-	if e.answering.Load() > 0 {
+	if nested {
 		select {
 		case e.nested <- struct{}{}:
 		default:
@@ -438,19 +447,27 @@ func (e *Editor) deliver(token int64, result, errVal any) {
 }
 
 // dispatch runs a call on a goroutine of its own, and returns once it
-// has answered, or once a request to the plugin is made while it runs.
+// has answered, or once that goroutine makes a request to the plugin
+// (a nested one).
 func (e *Editor) dispatch(run func()) {
 	select {
 	case <-e.nested: // a token left by a request made after its call had answered
 	default:
 	}
 	done := make(chan struct{})
-	e.answering.Add(1)
 	e.answers.Add(1)
 	go func() {
 		defer e.answers.Done()
 		defer close(done)
-		defer e.answering.Add(-1)
+		id := goid()
+		e.mu.Lock()
+		e.runners[id] = struct{}{}
+		e.mu.Unlock()
+		defer func() {
+			e.mu.Lock()
+			delete(e.runners, id)
+			e.mu.Unlock()
+		}()
 		run()
 	}()
 	select {
@@ -548,4 +565,17 @@ func (e *Editor) takeChunks(args []any) (string, []any, error) {
 	fn, _ := call[0].(string)
 	list, _ := call[1].([]any)
 	return fn, list, nil
+}
+
+// goid returns the id of the calling goroutine, read from the first line
+// of its stack ("goroutine 7 [running]:"). Go gives no other way to tell
+// an Answer's own requests (nested) from a test's, and the fake needs to.
+func goid() uint64 {
+	var buf [64]byte
+	f := strings.Fields(string(buf[:runtime.Stack(buf[:], false)]))
+	if len(f) < 2 {
+		return 0
+	}
+	id, _ := strconv.ParseUint(f[1], 10, 64)
+	return id
 }

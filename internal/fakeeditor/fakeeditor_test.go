@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,6 +252,43 @@ func TestNested(t *testing.T) {
 	check(t, "the nested request", p.msg(), []any{int64(2), "$request", []any{int64(1), "inner", []any{}}})
 	p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{1, "in", nil}}})
 	check(t, "the outer answer", p.msg(), []any{int64(1), int64(1), nil, "in"})
+}
+
+// A request that a test makes while a call runs is not nested in it: its
+// answer is read after the call has ended, as an editor reads a user's
+// input only when it is idle, so what the call did (a message shown) is
+// there before the answer.
+func TestRequestDuringCall(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	var ran bool
+	p := start(t, Options{Editor: Nvim, Answer: func(fn string, args []any) (any, error) {
+		close(started)
+		<-release
+		ran = true
+		return nil, nil
+	}})
+	var once sync.Once
+	end := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(end) // before the Editor's Close, which waits for the call
+	p.writeMsgpack([]any{2, "nvim_call_function", []any{"Slow", []any{}}})
+	<-started
+	ch := p.e.RequestAsync("req")
+	check(t, "the request", p.msg(), []any{int64(2), "$request", []any{int64(1), "req", []any{}}})
+	wrote := make(chan struct{})
+	go func() { // the read loop reads it once Slow has ended
+		defer close(wrote)
+		p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{1, "r", nil}}})
+	}()
+	select {
+	case r := <-ch:
+		t.Fatalf("answered while the call runs: %+v", r)
+	case <-time.After(100 * time.Millisecond):
+	}
+	end()
+	if r := <-ch; r.Err != nil || r.Result != "r" || !ran {
+		t.Fatalf("the answer %+v, the call ended: %v", r, ran)
+	}
+	<-wrote
 }
 
 // The end of the plugin's output fails the requests that wait, and Next;
