@@ -95,14 +95,15 @@ func (in *inbound) Notification(ctx context.Context, m *wire.Message) {
 
 // preempt sees every notification first, on the reading goroutine
 // (rpc.Options.Preempt): it answers $pending, notes a request_async call
-// as being answered (asyncs), and hands the others to Config.Preempt.
+// that can be answered as being answered (asyncs), and hands the others
+// to Config.Preempt.
 func (c *Conn) preempt(m *wire.Message) bool {
 	switch m.Method {
 	case protocol.MethodPending:
 		c.pending(m.Params)
 		return true
 	case protocol.MethodAsync:
-		if sid, ok := c.asyncID(m); ok {
+		if sid, ok := c.asyncID(m); ok && c.answerable(m) {
 			c.mu.Lock()
 			c.asyncs[sid] = struct{}{}
 			c.mu.Unlock()
@@ -119,6 +120,14 @@ func (c *Conn) asyncID(m *wire.Message) (string, bool) {
 		return "", false
 	}
 	return sid, true
+}
+
+// answerable reports whether the $async message m names a failure
+// callback and a method, by their types alone: one that does not is
+// dropped in its turn (readAsync), and never counts as being answered.
+func (c *Conn) answerable(m *wire.Message) bool {
+	str := func(r wire.Raw) bool { t := c.codec.TypeName(r); return t == "String" || t == "Blob" }
+	return len(m.Params) == 4 && str(m.Params[1]) && str(m.Params[2])
 }
 
 // readAsync reads the $async message m, [success_id, failure_id, method,
