@@ -165,8 +165,11 @@ func (c *Conn) readAsync(m *wire.Message) (Async, bool) {
 // Resolve answers the request_async call a: with ok, its success
 // callback gets value, else its failure callback gets value (the error
 // object). A value that cannot be sent is an *ArgError. The call counts
-// as being answered until Answered.
+// as being answered until Answered. The zero Async is an error.
 func (c *Conn) Resolve(ctx context.Context, a Async, ok bool, value any) error {
+	if a.IsZero() {
+		return errors.New("host: Resolve of no request_async call")
+	}
 	return c.Notify(ctx, protocol.FuncResolve, []any{a.ok, a.fail, ok, value})
 }
 

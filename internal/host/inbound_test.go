@@ -187,6 +187,9 @@ func TestConnServesAsyncAndPending(t *testing.T) {
 			if c := next(t, fe); c.Fn != protocol.FuncResolve || !reflect.DeepEqual(c.Args, []any{"s1", "f1", true, int64(5)}) {
 				t.Errorf("the answer is %v, want %s[s1 f1 true 5]", c, protocol.FuncResolve)
 			}
+			if err := conn.Resolve(ctx, host.Async{}, true, 5); err == nil {
+				t.Error("Resolve of the zero Async wrote an answer")
+			}
 			probe(t, fe, "s1", true) // until Answered
 			conn.Answered(m.call)
 			probe(t, fe, "s1", false)
