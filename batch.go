@@ -8,7 +8,6 @@ import (
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // Batch records calls to the editor and sends them in one round trip. Get
@@ -384,8 +383,8 @@ func (b *Batch) send(ctx context.Context) error {
 		return nil
 	}
 	p := b.p
-	raws, err := p.ed.SendBatch(ctx, b.calls)
-	derr := b.fill(raws)
+	vals, err := p.ed.SendBatch(ctx, b.calls)
+	derr := b.fill(vals)
 	if err == nil {
 		return derr
 	}
@@ -393,7 +392,7 @@ func (b *Batch) send(ctx context.Context) error {
 	if errors.As(err, &be) {
 		p.logEditorError(be.Fn, be.Msg, be.Full)
 		fn := userFn(be.Fn)
-		results, rerr := b.results(raws)
+		results, rerr := b.results(vals)
 		if rerr != nil {
 			return rerr
 		}
@@ -416,13 +415,13 @@ func argMsg(ae *host.ArgError) string {
 
 // fill decodes the results that have a pointer, of the calls that ran,
 // and returns the first that does not fit.
-func (b *Batch) fill(raws []wire.Raw) error {
+func (b *Batch) fill(vals host.Values) error {
 	var first error
 	for _, o := range b.outs {
-		if o.index >= len(raws) {
+		if o.index >= vals.Len() {
 			break
 		}
-		if err := b.p.dec.decodeTo(b.p.codec, raws[o.index], o.result); err != nil {
+		if err := b.p.dec.decodeTo(vals.At(o.index), o.result); err != nil {
 			fn := b.calls.Fn(o.index)
 			b.p.log.Warn("a result does not fit", "fn", fn, "batch call", o.index, "err", err, "detail", err.detail)
 			if first == nil {
@@ -435,13 +434,13 @@ func (b *Batch) fill(raws []wire.Raw) error {
 
 // results decodes the results of the calls that ran, for a BatchError;
 // a Cmd's is nil.
-func (b *Batch) results(raws []wire.Raw) ([]any, error) {
-	results := make([]any, len(raws))
-	for i, r := range raws {
+func (b *Batch) results(vals host.Values) ([]any, error) {
+	results := make([]any, vals.Len())
+	for i := range results {
 		if b.calls.Fn(i) == protocol.FuncCmd {
 			continue
 		}
-		if err := b.p.codec.Unmarshal(r, &results[i]); err != nil {
+		if err := vals.At(i).Decode(&results[i]); err != nil {
 			fn := b.calls.Fn(i)
 			b.p.log.Warn("a result does not decode", "fn", fn, "err", err)
 			return results[:i], fmt.Errorf("batch call %d, %w", i, resultErr(userFn(fn), err))

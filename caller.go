@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // Caller is what code outside this package needs from the editor: calling
@@ -45,38 +45,38 @@ var _ Caller = (*Plugin)(nil)
 // does not fit fails with an error such as
 // `toupper(): the result: expected a Number, got a String ("X")`.
 func (p *Plugin) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	raw, err := p.ed.Call(ctx, fn, args)
+	res, err := p.ed.Call(ctx, fn, args)
 	if err != nil {
 		return p.editorErr(fn, err)
 	}
-	return p.decodeResult(fn+"()", fn, raw, result)
+	return p.decodeResult(fn+"()", fn, res, result)
 }
 
 // EvalInto implements Caller: it evaluates expr with vars visible as l:
 // variables and decodes the value into result, as CallInto does.
 func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	raw, err := p.eval(ctx, expr, vars)
+	res, err := p.eval(ctx, expr, vars)
 	if err != nil {
 		return err
 	}
-	return p.decodeResult("the expression", protocol.FuncEval, raw, result)
+	return p.decodeResult("the expression", protocol.FuncEval, res, result)
 }
 
 // eval evaluates expr with vars, for Eval and EvalInto.
-func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (wire.Raw, error) {
+func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (host.Value, error) {
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	res, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
 	if err != nil {
-		return nil, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
+		return host.Value{}, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
 	}
-	return raw, nil
+	return res, nil
 }
 
-// decodeResult decodes raw, the result of fn, into result (a pointer, or
+// decodeResult decodes res, the result of fn, into result (a pointer, or
 // nil to drop it); name is what errors call the call.
-func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
+func (p *Plugin) decodeResult(name, fn string, res host.Value, result any) error {
 	if result == nil {
 		return nil
 	}
@@ -84,7 +84,7 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 	if dst.Kind() != reflect.Pointer || dst.IsNil() {
 		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
 	}
-	if err := p.dec.decodeTo(p.codec, raw, result); err != nil {
+	if err := p.dec.decodeTo(res, result); err != nil {
 		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
 		return fmt.Errorf("%s: %w", name, err.in("the result"))
 	}

@@ -12,12 +12,13 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// A decoder puts the editor's values into Go values: a handler's
-// parameters and the results of CallAs. Each value is first decoded by the
-// codec into the editor-neutral form that a parameter of type any gets
+// A decoder puts the editor's values (host.Value) into Go values: a
+// handler's parameters and the results of CallAs. Each value is first
+// decoded by its codec (host.Value.Decode) into the editor-neutral form that a parameter of type any gets
 // (int64, float64, string, bool, nil, []any, map[string]any, []byte), then
 // assigned to its Go type by the rules below, the same on both editors, so
 // that a value that does not fit fails with the same message on Vim and on
@@ -97,26 +98,26 @@ var (
 	bytesType           = reflect.TypeOf([]byte(nil))
 )
 
-// decode decodes raw into dst, a settable value. v:null is refused for a
+// decode decodes v into dst, a settable value. v:null is refused for a
 // dst that cannot be nil (a Number, a String, a struct...), unlike inside
 // a List or a Dict, where it leaves the zero value, as a missing key does.
-func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *decodeError {
+func (d *decoder) decode(val host.Value, dst reflect.Value) *decodeError {
 	// A String into a string, the commonest parameter, and a Number into
 	// an int or an int64 (a Number is a 64-bit integer: it always fits),
 	// the commonest result, straight into dst: the codecs agree on these,
 	// and the editor-neutral form would cost an allocation or two more
 	// and a reflected assignment.
-	if direct(dst, codec.TypeName(raw)) {
-		if err := codec.Unmarshal(raw, dst.Addr().Interface()); err == nil {
+	if direct(dst, val.Type()) {
+		if err := val.Decode(dst.Addr().Interface()); err == nil {
 			return nil
 		}
 	}
 	var v any
-	if err := codec.Unmarshal(raw, &v); err != nil {
+	if err := val.Decode(&v); err != nil {
 		if errors.Is(err, wire.ErrTooDeep) {
 			return &decodeError{msg: wire.ErrTooDeep.Error(), detail: err}
 		}
-		return &decodeError{msg: fmt.Sprintf("cannot read the %s from the editor", codec.TypeName(raw)), detail: err}
+		return &decodeError{msg: fmt.Sprintf("cannot read the %s from the editor", val.Type()), detail: err}
 	}
 	if v == nil && !nullable(dst.Type()) {
 		return mismatch(dst.Type(), nil)
@@ -124,27 +125,27 @@ func (d *decoder) decode(codec wire.Codec, raw wire.Raw, dst reflect.Value) *dec
 	return d.assign(dst, v)
 }
 
-// decodeTo decodes raw into what result, a non-nil pointer, points to, as
+// decodeTo decodes v into what result, a non-nil pointer, points to, as
 // decode does. The commonest results (an any, an int, an int64, a string)
 // go straight through the codec, without reflection: a typed result costs
 // no more than an any.
-func (d *decoder) decodeTo(codec wire.Codec, raw wire.Raw, result any) *decodeError {
+func (d *decoder) decodeTo(v host.Value, result any) *decodeError {
 	switch p := result.(type) {
 	case *any:
 		*p = nil // the codecs decode into the type of what an any holds
-		if codec.Unmarshal(raw, p) == nil {
+		if v.Decode(p) == nil {
 			return nil
 		}
 	case *int, *int64:
-		if codec.TypeName(raw) == "Number" && codec.Unmarshal(raw, p) == nil {
+		if v.Type() == "Number" && v.Decode(p) == nil {
 			return nil
 		}
 	case *string:
-		if codec.TypeName(raw) == "String" && codec.Unmarshal(raw, p) == nil {
+		if v.Type() == "String" && v.Decode(p) == nil {
 			return nil
 		}
 	}
-	return d.decode(codec, raw, reflect.ValueOf(result).Elem())
+	return d.decode(v, reflect.ValueOf(result).Elem())
 }
 
 // direct reports whether a value of the Vim type typeName decodes into

@@ -18,36 +18,11 @@ import (
 // current interrupt generation, which an interrupt read after the message
 // cancels however late the handler starts. It is cancelled by unload, and
 // when the editor goes away. The session calls it on its reading
-// goroutine, in the order the messages came (rpc.Options.Bind).
-// It also notes a request_async call as being answered (asyncs).
-func (p *Plugin) bind(m *wire.Message) context.Context {
-	var sid string
-	if m.Method == protocol.MethodAsync {
-		sid = p.asyncID(m)
-	}
+// goroutine, in the order the messages came (host.Config.Bind).
+func (p *Plugin) bind() context.Context {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if sid != "" {
-		p.asyncs[sid] = struct{}{}
-	}
 	return p.gen
-}
-
-// asyncID is the success id of the $async message m, or "".
-func (p *Plugin) asyncID(m *wire.Message) string {
-	var sid string
-	if len(m.Params) == 0 || p.codec.Unmarshal(m.Params[0], &sid) != nil {
-		return ""
-	}
-	return sid
-}
-
-// asyncAnswered notes that the request_async call sid has been answered,
-// or will not be.
-func (p *Plugin) asyncAnswered(sid string) {
-	p.mu.Lock()
-	delete(p.asyncs, sid)
-	p.mu.Unlock()
 }
 
 // stuckFloor is the least time that a handler has to return after its
@@ -80,7 +55,7 @@ func (p *Plugin) interrupt(reason string, budget time.Duration) {
 			}
 			p.interrupted(e, now)
 			cancelled++
-			if e.ok != "" && !e.answered {
+			if !e.async.IsZero() && !e.answered {
 				e.answered = true
 				failed = append(failed, *e)
 			}
@@ -94,7 +69,7 @@ func (p *Plugin) interrupt(reason string, budget time.Duration) {
 		// that has ended fails them).
 		go func() {
 			for _, e := range failed {
-				p.resolve(e.ok, e.fail, e.method, nil, context.Cause(e.ctx))
+				p.resolve(e.async, nil, context.Cause(e.ctx))
 			}
 		}()
 	}
@@ -102,15 +77,15 @@ func (p *Plugin) interrupt(reason string, budget time.Duration) {
 
 // runEntry is a handler that is running, in its slot of Plugin.runs: its
 // method, its context (nil for a free slot), and when an interrupt
-// cancelled that (zero before) with what budget. ok and fail are the
-// callbacks of a request_async call ("" for the others); answered is set
-// once its one answer goes, the handler's or the interrupt's.
+// cancelled that (zero before) with what budget. async is the
+// request_async call that it answers (zero for the others); answered is
+// set once its one answer goes, the handler's or the interrupt's.
 type runEntry struct {
 	method      string
 	ctx         context.Context
 	interrupted time.Time
 	budget      time.Duration
-	ok, fail    string
+	async       host.Async
 	answered    bool
 }
 
@@ -119,7 +94,7 @@ type runEntry struct {
 // started after the interrupt that its message's generation got) counts
 // as interrupted now, and its request_async call is answered by the
 // caller (early). Under mu.
-func (p *Plugin) track(ctx context.Context, method, ok, fail string) (slot int, early bool) {
+func (p *Plugin) track(ctx context.Context, method string, async host.Async) (slot int, early bool) {
 	if n := len(p.runFree); n > 0 {
 		slot = p.runFree[n-1]
 		p.runFree = p.runFree[:n-1]
@@ -128,10 +103,10 @@ func (p *Plugin) track(ctx context.Context, method, ok, fail string) (slot int, 
 		p.runs = append(p.runs, runEntry{})
 	}
 	e := &p.runs[slot]
-	*e = runEntry{method: method, ctx: ctx, ok: ok, fail: fail}
+	*e = runEntry{method: method, ctx: ctx, async: async}
 	if ctx.Err() != nil && !p.unloaded && errors.Is(context.Cause(ctx), ErrInterrupted) {
 		p.interrupted(e, time.Now())
-		if ok != "" {
+		if !async.IsZero() {
 			e.answered, early = true, true
 		}
 	}
@@ -227,120 +202,63 @@ func (p *Plugin) stuck() {
 }
 
 // preempt serves the runtime's messages that go before the queue, on the
-// reading goroutine (rpc.Options.Preempt): see reserved.
-func (p *Plugin) preempt(m *wire.Message) bool { return p.reserved(nil, m, true) }
+// reading goroutine (host.Config.Preempt): see reserved.
+func (p *Plugin) preempt(method string, params host.Values) bool {
+	return p.reserved(nil, method, params, true)
+}
 
 // reserved is the one place where the runtime's reserved methods
-// (protocol.Method*) and the editor's own notifications are routed, in
-// both of the turns in which the session hands a message over: preempt
-// (ctx nil), on the reading goroutine before the message is queued, and
-// in the message's turn. It reports whether the message was served (and
-// so, in preempt, is not queued); a request of a reserved method is
-// answered by Request.
-func (p *Plugin) reserved(ctx context.Context, m *wire.Message, preempt bool) bool {
-	switch m.Method {
+// (protocol.Method*) that are the plugin's are routed, in both of the
+// turns in which the session hands a message over: preempt (ctx nil), on
+// the reading goroutine before the message is queued, and in the
+// message's turn. It reports whether the message was served (and so, in
+// preempt, is not queued); a request of a reserved method ($stats) is
+// answered by Request. The editor protocol's own messages ($pending, the
+// reading of $async, the editor's notifications) are host.Conn's, which
+// hands a request_async call to Async.
+func (p *Plugin) reserved(ctx context.Context, method string, params host.Values, preempt bool) bool {
+	switch method {
 	case protocol.MethodUnload:
 		if preempt {
 			// The budget starts now, as the runtime's kill timer does,
 			// even if the unload waits behind a notification handler
 			// that never returns: the process exits when it ends
 			// (awaitEnd). The unload itself runs in its turn.
-			p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
+			p.exitBy(time.Now().Add(p.unloadBudget(params)))
 			return false
 		}
-		p.unload(ctx, true, p.unloadBudget(m.Params))
-		return true
-	case protocol.MethodPending:
-		p.pending(m.Params)
+		p.unload(ctx, true, p.unloadBudget(params))
 		return true
 	case protocol.MethodInterrupt:
 		// [reason, budget], both optional; the reason may be null.
 		var reason string
-		if len(m.Params) > 0 {
+		if params.Len() > 0 {
 			var v any
-			if err := p.codec.Unmarshal(m.Params[0], &v); err == nil && v != nil {
+			if err := params.At(0).Decode(&v); err == nil && v != nil {
 				reason = fmt.Sprint(v)
 			}
 		}
-		p.interrupt(reason, p.unloadBudget(m.Params[min(1, len(m.Params)):]))
-		return true
-	case protocol.MethodAsync:
-		if preempt {
-			return false
-		}
-		p.async(ctx, m)
-		return true
-	}
-	if preempt {
-		return false
-	}
-	if ok, err := p.ed.EditorNotification(m); ok {
-		if err != nil {
-			p.log.Error("the editor reported an error", "err", err)
-		}
+		p.interrupt(reason, p.unloadBudget(params.Slice(min(1, params.Len()), params.Len())))
 		return true
 	}
 	return false
 }
 
-// pending answers the runtime's question whether the request with a
-// token (a Number), or the request_async call with a success id (a
-// String), is still running (protocol.MethodPending). It looks on the
-// reading goroutine, after the request was read: one that is not being
-// answered any more has its answer written ahead of this one, so that
-// the runtime, which reads both in order, knows an answer it did not get
-// was lost. For a request, on Vim, the wake-up of its wait follows, so
-// that the wait sees the answer at once (host.Reminder.Wake). The answer is
-// written on a goroutine of its own, as Preempt must not block on a
-// write; the goroutine ends with the writes (a session that has ended
-// fails them), or is left behind by the exit.
-func (p *Plugin) pending(params []wire.Raw) {
-	var token int64
-	var sid string
-	var id any
-	var running bool
-	switch {
-	case len(params) != 1:
-	case p.codec.Unmarshal(params[0], &token) == nil:
-		id, running = token, p.conn.Answering(token)
-	case p.codec.Unmarshal(params[0], &sid) == nil:
-		p.mu.Lock()
-		_, running = p.asyncs[sid]
-		p.mu.Unlock()
-		id = sid
-	}
-	if id == nil {
-		p.log.Error("bad $pending message", "params", len(params))
-		return
-	}
-	p.log.Debug("the editor asks whether a request runs", "id", id, "running", running)
-	go func() {
-		// Also while the plugin unloads: the request still waits.
-		err := p.ed.Notify(context.WithoutCancel(p.ctx), protocol.FuncPending, []any{id, running})
-		if err == nil && sid == "" {
-			err = p.conn.Wake(token)
-		}
-		if err != nil {
-			p.log.Error("cannot tell the editor whether a request runs", "id", id, "err", err)
-		}
-	}()
-}
-
-func (p *Plugin) badMessage(m *wire.Message, err error) any {
+func (p *Plugin) badMessage(method string, err error) any {
 	p.log.Error("bad message from the editor", "err", err)
-	return p.answer(m.Method, nil, err)
+	return p.answer(method, nil, err)
 }
 
-// dispatcher serves the editor's messages (rpc.Handler).
+// dispatcher serves the editor's messages (host.Handler).
 type dispatcher Plugin
 
-// Request implements rpc.Handler: vigor#request(). A result that the
+// Request implements host.Handler: vigor#request(). A result that the
 // editor cannot take fails the request (wire.Fallible): the editor waits
 // for an answer, so one must go.
-func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
+func (d *dispatcher) Request(ctx context.Context, method string, params host.Values) any {
 	p := (*Plugin)(d)
-	res, err := p.run(ctx, m.Method, m.Params, "", "")
-	return p.answer(m.Method, res, err)
+	res, err := p.run(ctx, method, params, host.Async{})
+	return p.answer(method, res, err)
 }
 
 // answer is the one place where the answer to a request of the runtime
@@ -398,55 +316,39 @@ func errDetail(err error) error {
 	return err
 }
 
-// Notification implements rpc.Handler: vigor#notify(), request_async and the
-// runtime's own messages.
-func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
+// Notification implements host.Handler: vigor#notify() and the runtime's
+// own messages.
+func (d *dispatcher) Notification(ctx context.Context, method string, params host.Values) {
 	p := (*Plugin)(d)
-	if p.reserved(ctx, m, false) {
+	if p.reserved(ctx, method, params, false) {
 		return
 	}
-	if _, err := p.run(ctx, m.Method, m.Params, "", ""); err != nil {
-		p.tellError(m.Method, err)
+	if _, err := p.run(ctx, method, params, host.Async{}); err != nil {
+		p.tellError(method, err)
 	}
 }
 
-// async runs a request_async call on its own goroutine and resolves the
-// editor's callbacks.
-func (p *Plugin) async(ctx context.Context, m *wire.Message) {
-	if len(m.Params) != 4 {
-		p.log.Error("bad $async message", "params", len(m.Params))
-		p.asyncAnswered(p.asyncID(m))
-		return
-	}
-	var ok, fail, method string
-	err := errors.Join(p.codec.Unmarshal(m.Params[0], &ok), p.codec.Unmarshal(m.Params[1], &fail),
-		p.codec.Unmarshal(m.Params[2], &method))
-	if err != nil {
-		p.log.Error("bad $async message", "err", err)
-		p.asyncAnswered(p.asyncID(m))
-		return
-	}
-	params, perr := p.codec.SplitList(m.Params[3])
+// Async implements host.Handler: it runs a request_async call on its own
+// goroutine, which resolves the editor's callbacks.
+func (d *dispatcher) Async(ctx context.Context, call host.Async) {
+	p := (*Plugin)(d)
 	p.mu.Lock()
 	if p.unloaded {
 		// It was on its way when the unload began: answer without
 		// running it.
 		p.mu.Unlock()
-		p.resolve(ok, fail, method, nil, ErrUnloaded)
+		p.resolve(call, nil, ErrUnloaded)
 		return
 	}
 	p.asyncRunning++
 	p.mu.Unlock()
 	go func() {
 		defer p.asyncDone()
-		if perr != nil {
-			// The runtime checks this; an answer is still owed, or the
-			// callbacks leak.
-			p.log.Error("bad $async params", "method", method, "err", perr)
-			p.resolve(ok, fail, method, nil, fmt.Errorf("its arguments must be a List, not a %s", p.codec.TypeName(m.Params[3])))
+		if call.Err != nil {
+			p.resolve(call, nil, call.Err)
 			return
 		}
-		_, _ = p.run(ctx, method, params, ok, fail)
+		_, _ = p.run(ctx, call.Method, call.Params, call)
 	}()
 }
 
@@ -460,58 +362,59 @@ func (p *Plugin) asyncDone() {
 	}
 }
 
-// resolve answers a request_async call: its success callback gets res, or
-// its failure callback an error object made from err.
-func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
-	defer p.asyncAnswered(ok)
-	failure := func(msg string) []any {
-		return []any{ok, fail, false, map[string]any{
+// resolve answers the request_async call: its success callback gets
+// res, or its failure callback an error object made from err.
+func (p *Plugin) resolve(call host.Async, res any, err error) {
+	defer p.conn.Answered(call)
+	failure := func(msg string) map[string]any {
+		return map[string]any{
 			"name":    "VigorError",
 			"plugin":  p.name,
-			"method":  method,
+			"method":  call.Method,
 			"message": msg,
-		}}
-	}
-	args := []any{ok, fail, true, res}
-	if err != nil {
-		args = failure(err.Error())
+		}
 	}
 	// The plugin may be unloading (p.ctx is cancelled then); the answer
 	// must still reach the editor, or its callbacks leak.
 	ctx := context.WithoutCancel(p.ctx)
-	if err := p.ed.Notify(ctx, protocol.FuncResolve, args); err != nil {
-		p.resolveFailed(ctx, method, err, failure)
+	if err != nil {
+		err = p.conn.Resolve(ctx, call, false, failure(err.Error()))
+	} else {
+		err = p.conn.Resolve(ctx, call, true, res)
+	}
+	if err != nil {
+		p.resolveFailed(ctx, call, err, failure)
 	}
 }
 
-// resolveFailed handles err, the error of resolving a request_async call
-// of method: a result that cannot be sent resolves the call's failure
-// callback instead (failure(msg) is its arguments).
-func (p *Plugin) resolveFailed(ctx context.Context, method string, err error, failure func(string) []any) {
+// resolveFailed handles err, the error of resolving the request_async
+// call: a result that cannot be sent resolves the call's failure callback
+// instead (failure(msg) is its error object).
+func (p *Plugin) resolveFailed(ctx context.Context, call host.Async, err error, failure func(string) map[string]any) {
 	var ae *host.ArgError
 	if errors.As(err, &ae) {
 		// The result (argument 4 of resolve) cannot be sent: fail.
 		msg := "the result cannot be sent to the editor: " + ae.Msg()
-		p.log.Error("the result cannot be sent", "method", method, "err", msg, "detail", errDetail(err))
-		err = p.ed.Notify(ctx, protocol.FuncResolve, failure(msg))
+		p.log.Error("the result cannot be sent", "method", call.Method, "err", msg, "detail", errDetail(err))
+		err = p.conn.Resolve(ctx, call, false, failure(msg))
 	}
 	if err != nil {
-		p.log.Error("cannot resolve request_async", "method", method, "err", err)
+		p.log.Error("cannot resolve request_async", "method", call.Method, "err", err)
 	}
 }
 
-// run calls a handler with panic recovery. ok and fail are the callbacks
-// of a request_async call, which run answers, and "" for other calls.
+// run calls a handler with panic recovery. async is the request_async
+// call that run answers, and zero for other calls.
 // Exactly one answer goes: the handler's, or the interrupt's when that
 // comes first, so that an interrupted call fails at once even if its
 // handler ignores its ctx (its late result is dropped; see interrupt).
-func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw, ok, fail string) (res any, err error) {
+func (p *Plugin) run(ctx context.Context, method string, params host.Values, async host.Async) (res any, err error) {
 	p.mu.Lock()
 	h := p.handlers[method]
 	var slot int
 	var early bool
 	if h != nil {
-		slot, early = p.track(ctx, method, ok, fail)
+		slot, early = p.track(ctx, method, async)
 	}
 	p.mu.Unlock()
 	if h == nil {
@@ -520,23 +423,23 @@ func (p *Plugin) run(ctx context.Context, method string, params []wire.Raw, ok, 
 		} else {
 			err = fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
 		}
-		if ok != "" {
-			p.resolve(ok, fail, method, res, err)
+		if !async.IsZero() {
+			p.resolve(async, res, err)
 		}
 		return res, err
 	}
 	if early {
-		p.resolve(ok, fail, method, nil, context.Cause(ctx))
+		p.resolve(async, nil, context.Cause(ctx))
 	}
 	res, err = p.call(ctx, h, method, params)
-	if p.untrack(slot) && ok != "" {
-		p.resolve(ok, fail, method, res, err)
+	if p.untrack(slot) && !async.IsZero() {
+		p.resolve(async, res, err)
 	}
 	return res, err
 }
 
 // call runs the handler h of method, and turns a panic into an error.
-func (p *Plugin) call(ctx context.Context, h *handler, method string, params []wire.Raw) (res any, err error) {
+func (p *Plugin) call(ctx context.Context, h *handler, method string, params host.Values) (res any, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer func() {
@@ -545,7 +448,7 @@ func (p *Plugin) call(ctx context.Context, h *handler, method string, params []w
 			res, err = nil, fmt.Errorf("panic: %v (stack in %s)", r, p.logPath)
 		}
 	}()
-	res, err = h.call(ctx, p.codec, &p.dec, params)
+	res, err = h.call(ctx, &p.dec, params)
 	if de, ok := err.(*decodeError); ok {
 		p.log.Warn("arguments do not fit", "method", method, "err", de, "detail", de.detail)
 	}

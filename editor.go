@@ -120,17 +120,17 @@ func resultErr(fn string, err error) error {
 // (with an error), or as soon as ctx ends (with context.Cause(ctx)); the
 // editor still runs the function then, and its answer is dropped.
 func (p *Plugin) Call(ctx context.Context, fn string, args ...any) (any, error) {
-	raw, err := p.ed.Call(ctx, fn, args)
+	res, err := p.ed.Call(ctx, fn, args)
 	if err != nil {
 		return nil, p.editorErr(fn, err)
 	}
-	return p.result(fn, fn, raw)
+	return p.result(fn, fn, res)
 }
 
-// result decodes the result of fn (named name in errors) into any.
-func (p *Plugin) result(name, fn string, raw wire.Raw) (any, error) {
+// result decodes res, the result of fn (named name in errors), into any.
+func (p *Plugin) result(name, fn string, res host.Value) (any, error) {
 	var v any
-	if err := p.codec.Unmarshal(raw, &v); err != nil {
+	if err := res.Decode(&v); err != nil {
 		p.log.Warn("a result does not decode", "fn", fn, "err", err)
 		return nil, resultErr(name, err)
 	}
@@ -219,11 +219,11 @@ func (p *Plugin) Exec(ctx context.Context, lines ...string) error {
 // *EditorError whose Msg is the editor's message; so is a result that is a
 // Funcref, which no channel carries.
 func (p *Plugin) Eval(ctx context.Context, expr string, vars map[string]any) (any, error) {
-	raw, err := p.eval(ctx, expr, vars)
+	res, err := p.eval(ctx, expr, vars)
 	if err != nil {
 		return nil, err
 	}
-	return p.result("", protocol.FuncEval, raw)
+	return p.result("", protocol.FuncEval, res)
 }
 
 // Redraw redraws the screen, as :redraw (or :redraw! when force is set).
@@ -239,9 +239,9 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	if args == nil {
 		args = []any{}
 	}
-	raw, err := p.ed.Call(ctx, protocol.FuncDispatch, []any{plugin, method, args})
+	res, err := p.ed.Call(ctx, protocol.FuncDispatch, []any{plugin, method, args})
 	if err == nil {
-		return p.result("", protocol.FuncDispatch, raw)
+		return p.result("", protocol.FuncDispatch, res)
 	}
 	var ce *host.CallError
 	if errors.As(err, &ce) {

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/vigorvim/vigor/internal/wire"
+	"github.com/vigorvim/vigor/internal/host"
 )
 
 var (
@@ -98,28 +98,29 @@ func (h *handler) signature() string {
 
 // call decodes params into the handler's types and runs it. An argument
 // that does not fit is a *decodeError.
-func (h *handler) call(ctx context.Context, codec wire.Codec, dec *decoder, params []wire.Raw) (any, error) {
+func (h *handler) call(ctx context.Context, dec *decoder, params host.Values) (any, error) {
+	n := params.Len()
 	fixed := len(h.params)
 	if h.varargs {
 		fixed--
 	}
-	if len(params) < fixed || (!h.varargs && len(params) > fixed) {
+	if n < fixed || (!h.varargs && n > fixed) {
 		if fixed == 0 && !h.varargs {
-			return nil, fmt.Errorf("takes no arguments, got %d", len(params))
+			return nil, fmt.Errorf("takes no arguments, got %d", n)
 		}
 		want := fmt.Sprintf("%d", fixed)
 		if h.varargs {
 			want = fmt.Sprintf("at least %d", fixed)
 		}
-		return nil, fmt.Errorf("takes %s argument%s %s, got %d", want, pluralS(fixed), h.signature(), len(params))
+		return nil, fmt.Errorf("takes %s argument%s %s, got %d", want, pluralS(fixed), h.signature(), n)
 	}
-	args := make([]reflect.Value, 0, len(params)+1)
+	args := make([]reflect.Value, 0, n+1)
 	if h.hasCtx {
 		args = append(args, reflect.ValueOf(ctx))
 	}
-	for i, raw := range params {
+	for i := range n {
 		p := reflect.New(h.paramType(i)).Elem()
-		if err := dec.decode(codec, raw, p); err != nil {
+		if err := dec.decode(params.At(i), p); err != nil {
 			return nil, argError(i, err)
 		}
 		args = append(args, p)

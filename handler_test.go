@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
@@ -199,7 +200,7 @@ func TestHandlerCallDecodes(t *testing.T) {
 				}
 				codec, params := hc.params(t, tc.args)
 				ctx := context.WithValue(context.Background(), ctxKey{}, "the ctx")
-				got, err := h.call(ctx, codec, &decoder{}, params)
+				got, err := h.call(ctx, &decoder{}, host.NewValues(codec, params))
 				if err != nil {
 					t.Fatalf("call: %v", err)
 				}
@@ -241,7 +242,7 @@ func TestHandlerCallErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 				codec, params := hc.params(t, tc.args)
-				_, err = h.call(context.Background(), codec, &decoder{}, params)
+				_, err = h.call(context.Background(), &decoder{}, host.NewValues(codec, params))
 				if err == nil || err.Error() != tc.want {
 					t.Fatalf("call: %v, want %q", err, tc.want)
 				}
@@ -258,7 +259,7 @@ func TestHandlerCallKeepsError(t *testing.T) {
 		t.Fatal(err)
 	}
 	codec, params := handlerCodecs[0].params(t, nil)
-	res, err := h.call(context.Background(), codec, &decoder{}, params)
+	res, err := h.call(context.Background(), &decoder{}, host.NewValues(codec, params))
 	if !errors.Is(err, errBad) {
 		t.Fatalf("err = %v, want errBad", err)
 	}
@@ -369,7 +370,7 @@ func TestDecodeRules(t *testing.T) {
 					t.Fatal(err)
 				}
 				codec, params := hc.params(t, tc.args)
-				got, err := h.call(context.Background(), codec, &decoder{}, params)
+				got, err := h.call(context.Background(), &decoder{}, host.NewValues(codec, params))
 				if msg, ok := tc.want.(string); ok && strings.HasPrefix(msg, "!") {
 					if err == nil || err.Error() != msg[1:] {
 						t.Fatalf("call: %#v, %v; want the error %q", got, err, msg[1:])

@@ -8,8 +8,8 @@ import (
 	"github.com/vigorvim/vigor/internal/protocol"
 )
 
-// The SDK answers $pending [token] with FuncPending(token, running):
-// true from the moment it read the request, while it waits to start
+// The plugin (host.Conn) answers $pending [token] with FuncPending(token,
+// running): true from the moment it read the request, while it waits to start
 // behind a notification and while it runs; false once the answer has been
 // written (before the answer to the probe), and for a token it never read.
 // The same for a request_async call, by its success id.

@@ -39,10 +39,9 @@ type Plugin struct {
 	instance string
 	dir      string
 	meta     Meta
-	conn     *host.Conn   // the channel to the editor
-	codec    host.Codec   // conn's, for decoding what the editor sends
-	dec      decoder      // for handler parameters and CallAs
-	ed       host.Adapter // conn's (a benchmark may put another in its place)
+	conn     *host.Conn // the channel to the editor
+	dec      decoder    // for handler parameters and CallAs
+	ed       editor     // conn's Editor (a benchmark may put another in its place)
 	log      *slog.Logger
 	logOut   io.Writer // what log writes to; logPanic writes there too
 	logPath  string
@@ -68,12 +67,6 @@ type Plugin struct {
 	// unload waits for the running ones, and the wait is on a channel.
 	asyncRunning int
 	asyncIdle    chan struct{}
-	// asyncs holds the success ids of the request_async calls that have
-	// been read and not yet answered, for $pending (pending). An id goes
-	// in on the reading goroutine (bind), before the next message is
-	// read, and out after its answer has been written (resolve), or when
-	// the call was not readable.
-	asyncs map[string]struct{}
 	// runs holds the handlers that are running (run), each in a slot
 	// that it takes as it starts and frees as it returns (runFree lists
 	// the free ones, for the next handler: a call allocates nothing to be
@@ -104,6 +97,15 @@ type Plugin struct {
 	// changes (both under mu; see exitBy and awaitEnd).
 	exitAt    time.Time
 	exitMoved chan struct{}
+}
+
+// editor is how the SDK calls the editor: host.Conn's Editor, whose
+// results come as host.Values.
+type editor interface {
+	Call(ctx context.Context, fn string, args []any) (host.Value, error)
+	Notify(ctx context.Context, fn string, args []any) error
+	NewBatch() *host.Batch
+	SendBatch(ctx context.Context, b *host.Batch) (host.Values, error)
 }
 
 // Name returns the plugin's name (its directory under vigor/).

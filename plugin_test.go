@@ -827,7 +827,7 @@ func TestServeUnloadBudget(t *testing.T) {
 // default. The report closes the budget.
 func TestUnloadPlan(t *testing.T) {
 	codec, _ := host.NewCodec("vim", "", "demo", "1", strings.NewReader(""))
-	p := &Plugin{codec: codec}
+	p := &Plugin{}
 	for _, tt := range []struct {
 		params []wire.Raw
 		want   time.Duration
@@ -838,7 +838,7 @@ func TestUnloadPlan(t *testing.T) {
 		{[]wire.Raw{wire.Raw("-1")}, protocol.UnloadBudget * time.Millisecond},
 		{[]wire.Raw{wire.Raw(`"soon"`)}, protocol.UnloadBudget * time.Millisecond},
 	} {
-		if got := p.unloadBudget(tt.params); got != tt.want {
+		if got := p.unloadBudget(host.NewValues(codec, tt.params)); got != tt.want {
 			t.Errorf("unloadBudget(%s) = %v, want %v", tt.params, got, tt.want)
 		}
 	}

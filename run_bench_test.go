@@ -5,6 +5,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
@@ -29,7 +31,7 @@ func BenchmarkRun(b *testing.B) {
 			})
 	}()
 	p := <-plugin
-	params := []wire.Raw{wire.Raw(`"CI"`)}
+	params := host.NewValues(vimjson.New(nil), []wire.Raw{wire.Raw(`"CI"`)})
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -44,6 +46,6 @@ func BenchmarkRun(b *testing.B) {
 	outW.Close()
 }
 
-func benchRun(p *Plugin, ctx context.Context, params []wire.Raw) (any, error) {
-	return p.run(ctx, "greet", params, "", "")
+func benchRun(p *Plugin, ctx context.Context, params host.Values) (any, error) {
+	return p.run(ctx, "greet", params, host.Async{})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vmihailenco/msgpack/v5"
 
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -19,14 +20,17 @@ import (
 //
 // go test -run '^$' -bench 'CallSDK|BatchAdapter' -benchmem .
 
-// zeroAdapter is the real Neovim adapter over answerCaller, except that it
+// zeroAdapter is the real Neovim editor over answerCaller, except that it
 // answers a single call at once with the Number 0, without encoding it.
-type zeroAdapter struct{ host.Adapter }
+type zeroAdapter struct{ editor }
 
-var msgpackZero = wire.Raw{0x00}
+var (
+	msgpackZero = wire.Raw{0x00}
+	valueZero   = host.NewValue(msgpackrpc.New(nil), msgpackZero)
+)
 
-func (a zeroAdapter) Call(ctx context.Context, fn string, args []any) (wire.Raw, error) {
-	return msgpackZero, nil
+func (a zeroAdapter) Call(ctx context.Context, fn string, args []any) (host.Value, error) {
+	return valueZero, nil
 }
 
 func (a zeroAdapter) Notify(ctx context.Context, fn string, args []any) error { return nil }
@@ -79,10 +83,10 @@ func (c *answerCaller) Notify(ctx context.Context, method string, params []any) 
 // answerCaller.
 func adapterPlugin() *Plugin {
 	codec, _ := host.NewCodec("nvim", "", "bench", "1", bytes.NewReader(nil))
+	ed := host.NewEditor(host.New(&answerCaller{}, codec), codec)
 	return &Plugin{
-		ed:    host.New(&answerCaller{}, codec),
-		codec: codec,
-		log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		ed:  &ed,
+		log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/inherited"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/rpc"
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
@@ -137,7 +136,6 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		},
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
-		asyncs:    make(map[string]struct{}),
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}
@@ -166,22 +164,22 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		Instance: p.instance,
 		In:       in,
 		Out:      out,
-		Options: rpc.Options{
-			Handler:    (*dispatcher)(p),
-			Preempt:    p.preempt,
-			Bind:       p.bind,
-			BadMessage: p.badMessage,
-			Large:      func() { release.Reset(releaseDelay) },
-			Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
-			Observe:    p.rtt.observe,
-		},
+
+		Handler:    (*dispatcher)(p),
+		Preempt:    p.preempt,
+		Bind:       p.bind,
+		BadMessage: p.badMessage,
+		Large:      func() { release.Reset(releaseDelay) },
+		Trace:      p.tracer(getenv(protocol.EnvTrace) == "1"),
+		Observe:    p.rtt.observe,
+		Log:        p.log,
 	})
 	if err != nil {
 		release.Stop()
 		fmt.Fprintf(stderr, "vigor: %s: %v\n", name, err)
 		return 2
 	}
-	p.conn, p.codec, p.ed = conn, conn.Codec(), conn.Adapter
+	p.conn, p.ed = conn, conn
 
 	// The session's goroutine is the plugin's: it ends with the channel,
 	// after the handlers it started, or is left behind by the exit (a
@@ -360,8 +358,7 @@ func (p *Plugin) tracer(on bool) func(in bool, m *wire.Message, v any) {
 	return func(in bool, m *wire.Message, v any) {
 		dir := "send"
 		if in {
-			dir = "recv"
-			v = p.traceValue(m)
+			dir = "recv" // v is what m carries, decoded (host.Config.Trace)
 		} else if r, ok := v.(interface{ Value() any }); ok {
 			v = r.Value() // a handler's answer
 		}
@@ -375,25 +372,3 @@ func (p *Plugin) tracer(on bool) func(in bool, m *wire.Message, v any) {
 
 // maxTraced is how much of a message's value the trace logs.
 const maxTraced = 2000
-
-// traceValue decodes what a message read carries, for the trace.
-func (p *Plugin) traceValue(m *wire.Message) any {
-	decode := func(r wire.Raw) any {
-		var v any
-		if err := p.codec.Unmarshal(r, &v); err != nil {
-			return fmt.Sprintf("(undecodable: %v)", err)
-		}
-		return v
-	}
-	if m.Kind != wire.Response {
-		params := make([]any, len(m.Params))
-		for i, r := range m.Params {
-			params[i] = decode(r)
-		}
-		return params
-	}
-	if m.Error != nil {
-		return []any{decode(m.Result), decode(m.Error)}
-	}
-	return decode(m.Result)
-}

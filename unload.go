@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 // unloadPlan divides an unload's budget (protocol.UnloadBudget, or what
@@ -40,10 +40,10 @@ func newUnloadPlan(start time.Time, budget time.Duration) unloadPlan {
 }
 
 // unloadBudget reads the budget that the runtime sends with $unload.
-func (p *Plugin) unloadBudget(params []wire.Raw) time.Duration {
-	if len(params) > 0 {
+func (p *Plugin) unloadBudget(params host.Values) time.Duration {
+	if params.Len() > 0 {
 		var ms float64
-		if err := p.codec.Unmarshal(params[0], &ms); err == nil && ms >= 0 {
+		if err := params.At(0).Decode(&ms); err == nil && ms >= 0 {
 			return time.Duration(ms * float64(time.Millisecond))
 		}
 	}

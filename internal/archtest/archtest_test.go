@@ -9,7 +9,7 @@
 //	internal/codec/*, internal/rpc    wire (and, for msgpackrpc, the msgpack library)
 //	internal/host                     wire, rpc, the codecs, protocol
 //	internal/inherited                standard library only
-//	github.com/vigorvim/vigor (SDK)   wire, rpc, host, protocol, inherited
+//	github.com/vigorvim/vigor (SDK)   wire (its errors), host, protocol, inherited
 //	internal/build                    standard library (and protocol); no SDK, no RPC
 //	internal/editortest, cmd, e2e     on top
 //	internal/fakeeditor               the editor's side of both protocols, for tests: protocol and msgpack only
@@ -61,7 +61,7 @@ var rules = []rule{
 	{pkg: "internal/codec/vimjson", allow: []string{"internal/wire"}},
 	{pkg: "internal/codec/msgpackrpc", allow: []string{"internal/wire", "github.com/vmihailenco/msgpack/v5/..."}},
 	{pkg: "internal/host", allow: []string{"internal/wire", "internal/rpc", "internal/codec/...", "internal/protocol"}},
-	{pkg: "", allow: []string{"internal/wire", "internal/rpc", "internal/host", "internal/protocol", "internal/inherited"}},
+	{pkg: "", allow: []string{"internal/wire", "internal/host", "internal/protocol", "internal/inherited"}},
 	{pkg: "internal/inherited"},
 	{pkg: "internal/build", allow: []string{"internal/protocol"}},
 	// The typed options and their generator (which runs the editors).
@@ -201,6 +201,87 @@ const ok = "Vim or Neovim starts it"
 	}
 	if flagged[`"Vim or Neovim starts it"`] {
 		t.Error("a message that names the editors is flagged")
+	}
+}
+
+// sdkHidden are the names that the SDK's non-test files must not use, by
+// the import path of their package: the SDK reaches the editor through
+// host.Conn, and sees what the editor sends only as host.Value and
+// host.Values, never encoded, never with the codec that reads it.
+var sdkHidden = map[string][]string{
+	module + "/internal/wire": {"Raw", "Codec"},
+	module + "/internal/host": {"Codec", "NewCodec", "Adapter", "New", "NewAdapter", "NewValue", "NewValues", "Caller"},
+}
+
+// hiddenUses returns the uses in src (a Go file) of the names of hidden,
+// with their positions.
+func hiddenUses(fset *token.FileSet, name string, src any, hidden map[string][]string) ([]string, error) {
+	f, err := parser.ParseFile(fset, name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	local := map[string][]string{} // the file's name of a package -> its hidden names
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		names, ok := hidden[path]
+		if !ok {
+			continue
+		}
+		as := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			as = imp.Name.Name
+		}
+		local[as] = names
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && slices.Contains(local[x.Name], sel.Sel.Name) {
+			out = append(out, fmt.Sprintf("%s: %s.%s", fset.Position(sel.Pos()), x.Name, sel.Sel.Name))
+		}
+		return true
+	})
+	return out, nil
+}
+
+// The SDK decodes what the editor sends only through host.Value: it holds
+// no encoded value and no codec, and does not reach past host.Conn.
+func TestSDKSeesNoEncodedValues(t *testing.T) {
+	all, _ := listPackages(t)
+	p := all[module]
+	fset := token.NewFileSet()
+	for _, file := range p.GoFiles {
+		found, err := hiddenUses(fset, filepath.Join(p.Dir, file), nil, sdkHidden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range found {
+			t.Errorf("%s: the SDK reads the editor's values through host.Value and host.Values, and calls it through host.Conn", f)
+		}
+	}
+}
+
+// The check flags what it is for.
+func TestHiddenUsesCatch(t *testing.T) {
+	src := `package x
+import (
+	w "github.com/vigorvim/vigor/internal/wire"
+	"github.com/vigorvim/vigor/internal/host"
+)
+var a w.Raw
+var b host.Codec
+var c host.Value
+var d w.ValueError
+`
+	found, err := hiddenUses(token.NewFileSet(), "x.go", src, sdkHidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 2 || !strings.HasSuffix(found[0], "w.Raw") || !strings.HasSuffix(found[1], "host.Codec") {
+		t.Errorf("found %q, want w.Raw and host.Codec", found)
 	}
 }
 

@@ -1,8 +1,18 @@
 // Package host is the plugin's one door to its editor. Open builds, for
 // one editor, the codec, the writer, the session and the editor adapter
 // together and returns a Conn, through which the SDK calls the editor
-// (Call, Notify, batches) and learns of the requests it is answering
-// ($pending): the SDK holds no session.
+// (Call, Notify, batches: Conn's Editor) and serves it (Config.Handler).
+// The SDK holds neither the session nor the codec, and never sees an
+// encoded value: what the editor sends reaches it as a Value or as
+// Values, which carry the means to decode them (value.go).
+//
+// Conn owns the editor protocol that is not a plugin's (inbound.go): it
+// answers the runtime's $pending, from the session's requests being
+// answered and from the success ids of the request_async calls being
+// answered, which it notes as it reads $async; it reads $async into an
+// Async for Handler.Async and writes its answer (Resolve); and it keeps
+// the editor's own notifications for its log. The SDK keeps plugins,
+// handlers, the rules that turn values into Go types, and lifetimes.
 //
 // Every protocol detail of an editor on top of its channel's codec is in
 // that editor's file (vim.go, nvim.go): how the runtime's vigor#request()

@@ -8,21 +8,20 @@ import (
 
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
-	"github.com/vigorvim/vigor/internal/rpc"
-	"github.com/vigorvim/vigor/internal/wire"
 )
 
 type nop struct{}
 
-func (nop) Request(context.Context, *wire.Message) any  { return nil }
-func (nop) Notification(context.Context, *wire.Message) {}
+func (nop) Request(context.Context, string, host.Values) any  { return nil }
+func (nop) Notification(context.Context, string, host.Values) {}
+func (nop) Async(context.Context, host.Async)                 {}
 
 func main() {
 	h := os.Getenv(protocol.EnvHost)
 	conn, err := host.Open(host.Config{
 		Editor: h, VimCalls: os.Getenv(protocol.EnvVimCalls),
 		Plugin: os.Getenv(protocol.EnvPlugin), Instance: os.Getenv(protocol.EnvInstance),
-		In: os.Stdin, Out: os.Stdout, Options: rpc.Options{Handler: nop{}},
+		In: os.Stdin, Out: os.Stdout, Handler: nop{},
 	})
 	if err != nil {
 		os.Exit(2)
