@@ -142,6 +142,10 @@ func (f fakeBuffer) Cmd(ctx context.Context, cmd string, vars map[string]any) er
 
 func (f fakeBuffer) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
 
+// Batching says that fakeBuffer answers each call at once, with no
+// editor behind it.
+func (f fakeBuffer) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
 // A failed Batch returns a *BatchError: which call failed, the results of
 // the calls before it, and the editor's error.
 func ExampleBatchError() {
