@@ -35,19 +35,19 @@ type Batch struct {
 	// anyway.
 	state uint8
 	clash bool
-	// calls holds the calls, encoded as they are recorded (it keeps no
-	// reference to their arguments).
-	calls *host.Batch
-	outs  []batchOut
-	err   error // the first call that could not be recorded
+	batchBufs
+	err error // the first call that could not be recorded
 	// into is the pointer given to the latest Into, pending while
 	// intoSet: the next call recorded through Into's Caller takes it.
 	into    any
 	intoSet bool
 }
 
-// batchBufs are the lists of an emptied Batch, for the next to reuse.
+// batchBufs are the lists of a Batch, which a finished batch gives,
+// emptied, to the next (see Plugin.batchBufs).
 type batchBufs struct {
+	// calls holds the calls, encoded as they are recorded (it keeps no
+	// reference to their arguments).
 	calls *host.Batch
 	outs  []batchOut
 }
@@ -82,56 +82,48 @@ var _ Caller = (*Batch)(nil)
 // context.Cause(ctx) at once, and no pointer is filled in; the editor
 // still runs the calls.
 func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
-	b := &Batch{p: p}
 	bufs, _ := p.batchBufs.Get().(*batchBufs)
-	if bufs != nil {
-		b.calls, b.outs = bufs.calls, bufs.outs
-	} else {
-		b.calls = p.ed.NewBatch()
+	if bufs == nil {
+		bufs = &batchBufs{calls: p.ed.NewBatch()}
 	}
-	shared, err := b.run(record)
-	if shared {
+	b := &Batch{p: p, batchBufs: *bufs}
+	if b.run(record) {
 		// Another goroutine may still hold the lists: they are not reused.
 		return errBatchShared
 	}
 	defer b.recycle(bufs)
-	if err != nil {
-		return err
-	}
 	if b.err != nil {
 		return b.err
 	}
 	return b.send(ctx)
 }
 
-// run runs record with b and ends b, even if record panics. shared
-// reports that another goroutine used b (see Batch.state).
-func (b *Batch) run(record func(b *Batch) error) (shared bool, err error) {
+// run runs record with b and ends b, even if record panics; b.err is
+// record's error if it returns one, and shared reports that another
+// goroutine used b (see Batch.state).
+func (b *Batch) run(record func(b *Batch) error) (shared bool) {
 	defer func() {
 		shared = b.state == batchBusy || b.clash
 		b.state = batchDone
 	}()
-	return false, record(b)
+	if err := record(b); err != nil {
+		b.err = err
+	}
+	return false
 }
 
 // maxReusedOuts is the longest result list that a Batch keeps for the
 // next.
 const maxReusedOuts = 1 << 16
 
-// recycle gives b's lists, emptied, to the next batch, in bufs if they
-// came from there.
+// recycle empties b's lists and puts them in bufs, for the next batch.
 func (b *Batch) recycle(bufs *batchBufs) {
-	calls, outs := b.calls, b.outs
-	b.calls, b.outs = nil, nil
-	calls.Reset()
-	if cap(outs) > maxReusedOuts {
-		outs = nil
+	b.calls.Reset()
+	clear(b.outs) // the pointers are the caller's, not to be kept
+	if cap(b.outs) > maxReusedOuts {
+		b.outs = nil
 	}
-	clear(outs) // the pointers are the caller's, not to be kept
-	if bufs == nil {
-		bufs = new(batchBufs)
-	}
-	bufs.calls, bufs.outs = calls, outs[:0]
+	*bufs, b.batchBufs = batchBufs{b.calls, b.outs[:0]}, batchBufs{}
 	b.p.batchBufs.Put(bufs)
 }
 
@@ -202,11 +194,11 @@ func (b *Batch) setInto(result any) {
 type batchInto Batch
 
 func (c *batchInto) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	return (*Batch)(c).record(true, result, fn, args)
+	return (*Batch)(c).add(true, result, fn, args)
 }
 
 func (c *batchInto) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	return (*Batch)(c).record(true, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
+	return (*Batch)(c).add(true, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
 }
 
 func (c *batchInto) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
@@ -223,20 +215,20 @@ func (c *batchInto) Batching() (*Plugin, *Batch) { return c.p, (*Batch)(c) }
 // one that cannot be sent is an error, and the batch then fails. ctx is
 // not used: the batch is sent with the ctx of Plugin.Batch.
 func (b *Batch) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	return b.record(false, result, fn, args)
+	return b.add(false, result, fn, args)
 }
 
 // EvalInto implements Caller: it records the evaluation of expr, as
 // Plugin.EvalInto makes it, whose value goes to result once the batch has
 // run.
 func (b *Batch) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	return b.record(false, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
+	return b.add(false, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
 }
 
 // Cmd implements Caller: it records cmd, one Ex command, as Plugin.Cmd
 // runs it (a cmd of several lines is an error, and is not recorded).
 func (b *Batch) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
-	return b.record(false, nil, protocol.FuncCmd, []any{cmd, orEmpty(vars)})
+	return b.add(false, nil, protocol.FuncCmd, []any{cmd, orEmpty(vars)})
 }
 
 // Meta implements Caller.
@@ -285,10 +277,10 @@ func orEmpty(vars map[string]any) map[string]any {
 	return vars
 }
 
-// record records a call of fn whose result goes to result, or, if view
+// add records a call of fn whose result goes to result, or, if view
 // (a call through Into's Caller) and Into's pointer is pending, to that
 // pointer, which it takes. A Cmd's args are its command and vars.
-func (b *Batch) record(view bool, result any, fn string, args []any) error {
+func (b *Batch) add(view bool, result any, fn string, args []any) error {
 	if err := b.enter(); err != nil {
 		return err
 	}

@@ -80,10 +80,7 @@ func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map
 
 // eval evaluates expr with vars, for Eval and EvalInto.
 func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (wire.Raw, error) {
-	if vars == nil {
-		vars = map[string]any{}
-	}
-	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	raw, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, orEmpty(vars)})
 	if err != nil {
 		return nil, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
 	}
