@@ -3,7 +3,6 @@ package vigor
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"slices"
 
 	"github.com/vigorvim/vigor/internal/protocol"
@@ -93,8 +92,7 @@ func (p *Plugin) decodeResult(name, fn string, raw wire.Raw, result any) error {
 	if result == nil {
 		return nil
 	}
-	dst := reflect.ValueOf(result)
-	if dst.Kind() != reflect.Pointer || dst.IsNil() {
+	if !validResult(result) {
 		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
 	}
 	if err := p.dec.decodeTo(p.codec, raw, result); err != nil {
