@@ -236,7 +236,8 @@ func TestBatchMisuse(t *testing.T) {
 }
 
 // RunBatch with a Batch (or a Caller from Into) records into it: nested
-// batches are one round trip. With a Plugin it is Plugin.Batch.
+// batches are one round trip. With a Plugin it is Plugin.Batch. A Caller
+// with no plugin behind it has no batch.
 func TestRunBatchNests(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {
 		e, p := batchEditor(t, kind, echoRun)
@@ -265,6 +266,19 @@ func TestRunBatchNests(t *testing.T) {
 		if len(call.Batch) != 5 {
 			t.Fatalf("the editor got %v, want one batch of 5 calls", call)
 		}
+		// A pointer given to Into that no call took before RunBatch
+		// receives nothing, and the next Into is not an error.
+		var pending, after int
+		err = p.Batch(ctx, func(b *Batch) error {
+			_ = b.Into(&pending)
+			if err := helper(b, &a); err != nil {
+				return err
+			}
+			_, err := CallAs[int](ctx, b.Into(&after), "abs", 4)
+			return err
+		})
+		checkEqual(t, "pending, after", []any{pending, after, err}, []any{0, 4, nil})
+		e.next()
 		checkEqual(t, "another Caller", fmt.Sprint(RunBatch(ctx, otherCaller{}, func(*Batch) error { return nil })),
 			"RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a vigor.otherCaller")
 	})
