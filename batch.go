@@ -34,19 +34,19 @@ type Batch struct {
 	// anyway.
 	state uint8
 	clash bool
-	// calls holds the calls, encoded as they are recorded (it keeps no
-	// reference to their arguments).
-	calls *host.Batch
-	outs  []batchOut
-	err   error // the first call that could not be recorded
+	batchBufs
+	err error // the first call that could not be recorded
 	// into is the pointer given to the latest Into, pending while
 	// intoSet: the next call recorded through Into's Caller takes it.
 	into    any
 	intoSet bool
 }
 
-// batchBufs are the lists of an emptied Batch, for the next to reuse.
+// batchBufs are the lists of a Batch, which a finished batch gives,
+// emptied, to the next (see Plugin.batchBufs).
 type batchBufs struct {
+	// calls holds the calls, encoded as they are recorded (it keeps no
+	// reference to their arguments).
 	calls *host.Batch
 	outs  []batchOut
 }
@@ -81,79 +81,72 @@ var _ Caller = (*Batch)(nil)
 // context.Cause(ctx) at once, and no pointer is filled in; the editor
 // still runs the calls.
 func (p *Plugin) Batch(ctx context.Context, record func(b *Batch) error) error {
-	b := &Batch{p: p}
 	bufs, _ := p.batchBufs.Get().(*batchBufs)
-	if bufs != nil {
-		b.calls, b.outs = bufs.calls, bufs.outs
-	} else {
-		b.calls = p.ed.NewBatch()
+	if bufs == nil {
+		bufs = &batchBufs{calls: p.ed.NewBatch()}
 	}
-	shared, err := b.run(record)
-	if shared {
+	b := &Batch{p: p, batchBufs: *bufs}
+	if b.run(record) {
 		// Another goroutine may still hold the lists: they are not reused.
 		return errBatchShared
 	}
 	defer b.recycle(bufs)
-	if err != nil {
-		return err
-	}
 	if b.err != nil {
 		return b.err
 	}
 	return b.send(ctx)
 }
 
-// run runs record with b and ends b, even if record panics. shared
-// reports that another goroutine used b (see Batch.state).
-func (b *Batch) run(record func(b *Batch) error) (shared bool, err error) {
+// run runs record with b and ends b, even if record panics; b.err is
+// record's error if it returns one, and shared reports that another
+// goroutine used b (see Batch.state).
+func (b *Batch) run(record func(b *Batch) error) (shared bool) {
 	defer func() {
 		shared = b.state == batchBusy || b.clash
 		b.state = batchDone
 	}()
-	return false, record(b)
+	if err := record(b); err != nil {
+		b.err = err
+	}
+	return false
 }
 
 // maxReusedOuts is the longest result list that a Batch keeps for the
 // next.
 const maxReusedOuts = 1 << 16
 
-// recycle gives b's lists, emptied, to the next batch, in bufs if they
-// came from there.
+// recycle empties b's lists and puts them in bufs, for the next batch.
 func (b *Batch) recycle(bufs *batchBufs) {
-	calls, outs := b.calls, b.outs
-	b.calls, b.outs = nil, nil
-	calls.Reset()
-	if cap(outs) > maxReusedOuts {
-		outs = nil
+	b.calls.Reset()
+	clear(b.outs) // the pointers are the caller's, not to be kept
+	if cap(b.outs) > maxReusedOuts {
+		b.outs = nil
 	}
-	clear(outs) // the pointers are the caller's, not to be kept
-	if bufs == nil {
-		bufs = new(batchBufs)
-	}
-	bufs.calls, bufs.outs = calls, outs[:0]
+	*bufs, b.batchBufs = batchBufs{b.calls, b.outs[:0]}, batchBufs{}
 	b.p.batchBufs.Put(bufs)
 }
 
-// RunBatch runs record with a batch of c: if c is a *Plugin, a new batch
-// that is sent when record returns, as Plugin.Batch does; if c is a *Batch,
-// or a Caller that Into returned, that batch itself, so that the calls
-// record makes join it (nested batches flatten) and are sent with it; the
-// pointer given to Into then receives nothing. It lets a helper that takes
-// a Caller group its calls, whether or not it runs in a batch.
+// RunBatch runs record with the batch of c's calls (see Caller.Batching):
+// if c sends each call at once, a new batch of its plugin that is sent when
+// record returns, as Plugin.Batch does; if c records them, that batch
+// itself, so that the calls record makes join it (nested batches flatten)
+// and are sent with it, and a pointer given to Into that no call has taken
+// receives nothing. It lets a helper that takes a Caller group its calls,
+// whether or not it runs in a batch. The calls record makes through b go
+// to the batch, not through c: a wrapping Caller that is to see them
+// wraps b.
 func RunBatch(ctx context.Context, c Caller, record func(b *Batch) error) error {
-	switch c := c.(type) {
-	case *Plugin:
-		return c.Batch(ctx, record)
-	case *Batch:
-		return record(c)
-	case *batchInto:
-		b := (*Batch)(c)
+	p, b := c.Batching()
+	switch {
+	case b != nil:
 		if err := b.enter(); err != nil {
 			return err
 		}
 		b.into, b.intoSet = nil, false
 		b.leave()
 		return record(b)
+	case p != nil:
+		return p.Batch(ctx, record)
 	}
 	return fmt.Errorf("RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a %T", c)
 }
@@ -199,35 +192,12 @@ func (b *Batch) setInto(result any) {
 // one each).
 type batchInto Batch
 
-// take returns the result pointer to record with the call about to be
-// recorded (add checks it): the pending pointer of Into, which it takes,
-// or result if none is pending.
-func (c *batchInto) take(result any) any {
-	b := (*Batch)(c)
-	if !b.intoSet {
-		return result
-	}
-	into := b.into
-	b.into, b.intoSet = nil, false
-	return into
-}
-
 func (c *batchInto) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	b := (*Batch)(c)
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	return b.add(c.take(result), fn, args)
+	return (*Batch)(c).add(true, result, fn, args)
 }
 
 func (c *batchInto) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	b := (*Batch)(c)
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	return b.addEval(c.take(result), expr, vars)
+	return (*Batch)(c).add(true, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
 }
 
 func (c *batchInto) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
@@ -236,48 +206,35 @@ func (c *batchInto) Cmd(ctx context.Context, cmd string, vars map[string]any) er
 
 func (c *batchInto) Meta() Meta { return c.p.meta }
 
+func (c *batchInto) Batching() (*Plugin, *Batch) { return c.p, (*Batch)(c) }
+
 // CallInto implements Caller: it records the call of fn with args, whose
 // result goes to result (a non-nil pointer, or nil to drop it) once the
 // batch has run. args are encoded now, so b keeps no reference to them;
 // one that cannot be sent is an error, and the batch then fails. ctx is
 // not used: the batch is sent with the ctx of Plugin.Batch.
 func (b *Batch) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	return b.add(result, fn, args)
+	return b.add(false, result, fn, args)
 }
 
 // EvalInto implements Caller: it records the evaluation of expr, as
 // Plugin.EvalInto makes it, whose value goes to result once the batch has
 // run.
 func (b *Batch) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	return b.addEval(result, expr, vars)
+	return b.add(false, result, protocol.FuncEval, []any{expr, orEmpty(vars)})
 }
 
 // Cmd implements Caller: it records cmd, one Ex command, as Plugin.Cmd
 // runs it (a cmd of several lines is an error, and is not recorded).
 func (b *Batch) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
-	if err := b.enter(); err != nil {
-		return err
-	}
-	defer b.leave()
-	if err := cmdLines(cmd); err != nil {
-		return b.fail(err)
-	}
-	if vars == nil {
-		vars = map[string]any{}
-	}
-	return b.add(nil, protocol.FuncCmd, []any{cmd, vars})
+	return b.add(false, nil, protocol.FuncCmd, []any{cmd, orEmpty(vars)})
 }
 
 // Meta implements Caller.
 func (b *Batch) Meta() Meta { return b.p.meta }
+
+// Batching implements Caller: b records the calls of its plugin.
+func (b *Batch) Batching() (*Plugin, *Batch) { return b.p, b }
 
 // enter starts recording a call (see Batch.state).
 func (b *Batch) enter() error {
@@ -310,17 +267,33 @@ func (b *Batch) fail(err error) error {
 	return err
 }
 
-func (b *Batch) addEval(result any, expr string, vars map[string]any) error {
+// orEmpty is vars, or an empty map for nil: the editor's side of Eval and
+// Cmd takes a Dictionary.
+func orEmpty(vars map[string]any) map[string]any {
 	if vars == nil {
-		vars = map[string]any{}
+		return map[string]any{}
 	}
-	return b.add(result, protocol.FuncEval, []any{expr, vars})
+	return vars
 }
 
-// add records a call of fn whose result goes to result.
-func (b *Batch) add(result any, fn string, args []any) error {
+// add records a call of fn whose result goes to result, or, if view
+// (a call through Into's Caller) and Into's pointer is pending, to that
+// pointer, which it takes. A Cmd's args are its command and vars.
+func (b *Batch) add(view bool, result any, fn string, args []any) error {
+	if err := b.enter(); err != nil {
+		return err
+	}
+	defer b.leave()
+	if view && b.intoSet {
+		result, b.into, b.intoSet = b.into, nil, false
+	}
 	if result != nil && !validResult(result) {
-		return b.resultErr(result, fn)
+		return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", b.calls.Len(), callName(fn), result))
+	}
+	if fn == protocol.FuncCmd {
+		if err := cmdLines(args[0].(string)); err != nil {
+			return b.fail(err)
+		}
 	}
 	if err := b.calls.Add(fn, args); err != nil {
 		var ae *host.ArgError
@@ -349,12 +322,6 @@ func validResult(result any) bool {
 	}
 	v := reflect.ValueOf(result)
 	return v.Kind() == reflect.Pointer && !v.IsNil()
-}
-
-// resultErr fails the batch for a result pointer of a call of fn that is
-// not valid.
-func (b *Batch) resultErr(result any, fn string) error {
-	return b.fail(fmt.Errorf("batch call %d, %s: the result must go to a non-nil pointer, not %T", b.calls.Len(), callName(fn), result))
 }
 
 // callName is what errors call a call of fn.

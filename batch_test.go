@@ -236,7 +236,8 @@ func TestBatchMisuse(t *testing.T) {
 }
 
 // RunBatch with a Batch (or a Caller from Into) records into it: nested
-// batches are one round trip. With a Plugin it is Plugin.Batch.
+// batches are one round trip. With a Plugin it is Plugin.Batch. A Caller
+// with no plugin behind it has no batch.
 func TestRunBatchNests(t *testing.T) {
 	forEachEditor(t, func(t *testing.T, kind string) {
 		e, p := batchEditor(t, kind, echoRun)
@@ -265,6 +266,19 @@ func TestRunBatchNests(t *testing.T) {
 		if len(call.Batch) != 5 {
 			t.Fatalf("the editor got %v, want one batch of 5 calls", call)
 		}
+		// A pointer given to Into that no call took before RunBatch
+		// receives nothing, and the next Into is not an error.
+		var pending, after int
+		err = p.Batch(ctx, func(b *Batch) error {
+			_ = b.Into(&pending)
+			if err := helper(b, &a); err != nil {
+				return err
+			}
+			_, err := CallAs[int](ctx, b.Into(&after), "abs", 4)
+			return err
+		})
+		checkEqual(t, "pending, after", []any{pending, after, err}, []any{0, 4, nil})
+		e.next()
 		checkEqual(t, "another Caller", fmt.Sprint(RunBatch(ctx, otherCaller{}, func(*Batch) error { return nil })),
 			"RunBatch: a batch needs a *vigor.Plugin or a *vigor.Batch, not a vigor.otherCaller")
 	})
@@ -326,4 +340,122 @@ func TestBatchIntoTwice(t *testing.T) {
 	})
 }
 
+// otherCaller is a Caller with no editor behind it.
 type otherCaller struct{ Caller }
+
+func (otherCaller) Batching() (*Plugin, *Batch) { return nil, nil }
+
+// loggedCaller wraps a Caller and logs the calls made through it, as an
+// author's logging or tracing Caller would.
+type loggedCaller struct {
+	Caller
+	log *[]string
+}
+
+func (c loggedCaller) CallInto(ctx context.Context, result any, fn string, args ...any) error {
+	*c.log = append(*c.log, fmt.Sprintf("%s%v", fn, args))
+	return c.Caller.CallInto(ctx, result, fn, args...)
+}
+
+func (c loggedCaller) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+	*c.log = append(*c.log, "eval "+expr)
+	return c.Caller.EvalInto(ctx, result, expr, vars)
+}
+
+func (c loggedCaller) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
+	*c.log = append(*c.log, "cmd "+cmd)
+	return c.Caller.Cmd(ctx, cmd, vars)
+}
+
+// A Caller that wraps a Batch, or a Caller from its Into, keeps the
+// batch's behaviour: CallAs and EvalAs through it record the call, which
+// the wrapper sees, and return the zero value, without a pointer whose
+// result would be decoded for nobody (a String into an int would fail the
+// batch); through Into's Caller the result goes to Into's pointer.
+func TestWrappedCallerInBatch(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var log []string
+		wrap := func(c Caller) Caller { return loggedCaller{c, &log} }
+		var s string
+		var ev int
+		err := p.Batch(ctx, func(b *Batch) error {
+			if n, err := CallAs[int](ctx, wrap(b), "toupper", "a"); n != 0 || err != nil {
+				return fmt.Errorf("CallAs through the wrapper = %d, %v; want 0, nil", n, err)
+			}
+			if n, err := EvalAs[int](ctx, wrap(b), "'b'", nil); n != 0 || err != nil {
+				return fmt.Errorf("EvalAs through the wrapper = %d, %v; want 0, nil", n, err)
+			}
+			if _, err := CallAs[string](ctx, wrap(b.Into(&s)), "toupper", "x"); err != nil {
+				return err
+			}
+			if _, err := EvalAs[int](ctx, wrap(b.Into(&ev)), "l:a", map[string]any{"a": 3}); err != nil {
+				return err
+			}
+			return wrap(b).Cmd(ctx, "let g:x = 1", nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "s, ev", []any{s, ev}, []any{"x", 3})
+		checkEqual(t, "the log", log, []string{"toupper[a]", "eval 'b'", "toupper[x]", "eval l:a", "cmd let g:x = 1"})
+		if c := e.next(); len(c.Batch) != 5 {
+			t.Fatalf("the editor got %v, want one batch of 5 calls", c)
+		}
+
+		// Outside a batch, the wrapper's calls go at once.
+		log = nil
+		n, err := CallAs[int](ctx, wrap(p), "abs", 4)
+		checkEqual(t, "CallAs through a wrapped Plugin", []any{n, err}, []any{4, nil})
+		checkEqual(t, "its log", log, []string{"abs[4]"})
+		checkEqual(t, "its call", e.next(), fakeeditor.Call{Fn: "abs", Args: []any{int64(4)}, Request: true})
+	})
+}
+
+// RunBatch through a Caller that wraps a Plugin runs a batch of that
+// plugin; through one that wraps a Batch, or a Caller from its Into, it
+// joins that batch, and Into's pointer receives nothing (the next Into is
+// not an error).
+func TestRunBatchThroughWrapper(t *testing.T) {
+	forEachEditor(t, func(t *testing.T, kind string) {
+		e, p := batchEditor(t, kind, echoRun)
+		ctx := context.Background()
+		var log []string
+		wrap := func(c Caller) Caller { return loggedCaller{c, &log} }
+		helper := func(c Caller, into *int) error {
+			return RunBatch(ctx, c, func(b *Batch) error {
+				_ = b.CallInto(ctx, nil, "abs", 1)
+				return b.CallInto(ctx, into, "abs", 2)
+			})
+		}
+		var a int
+		if err := helper(wrap(p), &a); err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "a", a, 2)
+		if c := e.next(); len(c.Batch) != 2 {
+			t.Fatalf("the editor got %v, want one batch of 2 calls", c)
+		}
+
+		var b1, b2, dropped, c3 int
+		err := p.Batch(ctx, func(b *Batch) error {
+			if err := helper(wrap(b), &b1); err != nil {
+				return err
+			}
+			if err := helper(wrap(b.Into(&dropped)), &b2); err != nil {
+				return err
+			}
+			_, err := CallAs[int](ctx, b.Into(&c3), "abs", 3)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEqual(t, "results", []int{b1, b2, dropped, c3}, []int{2, 2, 0, 3})
+		if c := e.next(); len(c.Batch) != 5 {
+			t.Fatalf("the editor got %v, want one batch of 5 calls", c)
+		}
+		checkEqual(t, "the log", len(log), 0) // record's calls are made on b
+	})
+}

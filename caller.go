@@ -3,7 +3,6 @@ package vigor
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"slices"
 
 	"github.com/vigorvim/vigor/internal/host"
@@ -12,10 +11,11 @@ import (
 
 // Caller is what code outside this package needs from the editor: calling
 // an editor function with its result decoded into a Go value, evaluating
-// an expression, running an Ex command, and the editor's Meta. *Plugin
-// implements it, and so does *Batch, which records the calls made through
-// it and sends them in one round trip. The std packages and an author's
-// own helpers take a Caller, so each of them works unchanged in a batch.
+// an expression, running an Ex command, the editor's Meta, and the batch
+// that the calls go to. *Plugin implements it, and so does *Batch, which
+// records the calls made through it and sends them in one round trip. The
+// std packages and an author's own helpers take a Caller, so each of them
+// works unchanged in a batch.
 //
 // The rule for results: CallInto and EvalInto decode the result into
 // result, a non-nil pointer (or nil to drop the result), by the rules of a
@@ -25,6 +25,13 @@ import (
 // in when the batch has run, and functions that return a value (CallAs,
 // EvalAs and the std wrappers) return the zero value. To receive a result
 // from a batch, pass b.Into(&v) as the Caller.
+//
+// A Caller that wraps another (to log, trace or count the calls) passes
+// each of the five methods to the one it wraps, Batching too: CallAs,
+// EvalAs and RunBatch ask Batching whether the calls are recorded, and
+// make them through the wrapper either way, so that it sees them. A struct
+// that embeds the wrapped Caller forwards Batching by itself. A Caller
+// with no editor behind it, such as a test double, returns nil, nil.
 type Caller interface {
 	// CallInto calls the editor function fn with args and decodes its
 	// result into result.
@@ -36,9 +43,17 @@ type Caller interface {
 	Cmd(ctx context.Context, cmd string, vars map[string]any) error
 	// Meta describes the editor.
 	Meta() Meta
+	// Batching returns the plugin that the calls go to and the batch
+	// that records them, or a nil batch if each call is sent at once: a
+	// *Plugin returns itself and nil, a *Batch (or a Caller from its
+	// Into) its plugin and itself.
+	Batching() (*Plugin, *Batch)
 }
 
 var _ Caller = (*Plugin)(nil)
+
+// Batching implements Caller: p sends each call at once.
+func (p *Plugin) Batching() (*Plugin, *Batch) { return p, nil }
 
 // CallInto implements Caller: it calls fn(args...) and decodes the result
 // into result, a non-nil pointer, or nil to drop the result. A result that
@@ -64,10 +79,7 @@ func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map
 
 // eval evaluates expr with vars, for Eval and EvalInto.
 func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (host.Value, error) {
-	if vars == nil {
-		vars = map[string]any{}
-	}
-	res, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, vars})
+	res, err := p.ed.Call(ctx, protocol.FuncEval, []any{expr, orEmpty(vars)})
 	if err != nil {
 		return host.Value{}, p.runtimeErr(protocol.FuncEval, err, "the expression", "vars")
 	}
@@ -80,8 +92,7 @@ func (p *Plugin) decodeResult(name, fn string, res host.Value, result any) error
 	if result == nil {
 		return nil
 	}
-	dst := reflect.ValueOf(result)
-	if dst.Kind() != reflect.Pointer || dst.IsNil() {
+	if !validResult(result) {
 		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
 	}
 	if err := p.dec.decodeTo(res, result); err != nil {
@@ -92,21 +103,25 @@ func (p *Plugin) decodeResult(name, fn string, res host.Value, result any) error
 }
 
 // CallAs calls the editor function fn through c and returns its result
-// decoded into a T. Through a *Batch it records the call and returns the
-// zero T (see Caller); pass b.Into(&v) as c to receive the result in v.
+// decoded into a T. In a batch (see Caller.Batching) it records the call
+// and returns the zero T; pass b.Into(&v) as c to receive the result in v.
 func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, error) {
-	// In a batch the call is encoded at once and args is not kept, so the
-	// calls are made on the concrete types: args then stays where the
-	// caller made it (on its stack, for a std wrapper's arguments). Other
-	// Callers get a copy: passed as it is through the interface, args
-	// would have to be made on the heap for every call. A batch gets no
-	// pointer: it would be filled in after CallAs returned, for nobody.
 	var zero T
+	// A batch's own Callers are called on their concrete types: they
+	// encode the call at once and keep no reference to args, which then
+	// stays where the caller made it (on its stack, for a std wrapper's
+	// arguments). Passed as it is through the interface, args would have
+	// to be made on the heap for every call, so other Callers get a copy.
 	switch b := c.(type) {
 	case *batchInto:
 		return zero, b.CallInto(ctx, nil, fn, args...)
 	case *Batch:
 		return zero, b.CallInto(ctx, nil, fn, args...)
+	}
+	if _, b := c.Batching(); b != nil {
+		// No pointer: it would be filled in after CallAs returned, for
+		// nobody.
+		return zero, c.CallInto(ctx, nil, fn, slices.Clone(args)...)
 	}
 	v := new(T)
 	err := c.CallInto(ctx, v, fn, slices.Clone(args)...)
@@ -114,13 +129,11 @@ func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, er
 }
 
 // EvalAs evaluates expr through c, with vars visible as l: variables, and
-// returns its value decoded into a T. Through a *Batch it records the
-// evaluation and returns the zero T (see Caller).
+// returns its value decoded into a T. In a batch it records the
+// evaluation and returns the zero T, as CallAs does.
 func EvalAs[T any](ctx context.Context, c Caller, expr string, vars map[string]any) (T, error) {
 	var zero T
-	switch c.(type) {
-	case *Batch, *batchInto:
-		// No pointer, as for CallAs.
+	if _, b := c.Batching(); b != nil {
 		return zero, c.EvalInto(ctx, nil, expr, vars)
 	}
 	v := new(T)

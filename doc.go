@@ -58,8 +58,11 @@
 // v:null.
 //
 // A Caller is what a helper needs from the editor: CallInto, EvalInto,
-// Cmd and Meta. *Plugin is one, and so is *Batch, so CallAs, EvalAs and
-// any function that takes a Caller work unchanged in a batch.
+// Cmd, Meta, and Batching, which says whether the calls are recorded in a
+// batch. *Plugin is one, and so is *Batch, so CallAs, EvalAs and any
+// function that takes a Caller work unchanged in a batch. A Caller that
+// wraps another, to log or trace the calls, forwards Batching with the
+// rest (embedding the wrapped Caller does), and batches as it does.
 //
 // Plugin.Batch runs a record func with a *Batch and sends the calls made
 // through it in one round trip. Inside a batch, calls are only recorded:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vigorvim/vigor"
+	"github.com/vigorvim/vigor/vigortest"
 )
 
 // The hello plugin: vigor#request('hello', 'greet', ['CI']) returns
@@ -141,6 +142,60 @@ func (f fakeBuffer) Cmd(ctx context.Context, cmd string, vars map[string]any) er
 }
 
 func (f fakeBuffer) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
+
+// Batching says that fakeBuffer answers each call at once, with no
+// editor behind it.
+func (f fakeBuffer) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
+// A Caller that wraps another, here to print the calls made through it,
+// changes the methods it needs and forwards the others by embedding the
+// Caller it wraps, Batching among them: CallAs, EvalAs and RunBatch then
+// batch through it as through the Caller it wraps. The plugin runs
+// against a vigortest.Fake, whose setline() and line() are Go functions.
+func ExampleCaller_wrapper() {
+	setup := func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("fill", func(ctx context.Context, lines []string) (int, error) {
+			var last int
+			err := p.Batch(ctx, func(b *vigor.Batch) error {
+				if err := (printCalls{b}).CallInto(ctx, nil, "setline", 1, lines); err != nil {
+					return err
+				}
+				// Recorded, and the result goes to last once the batch
+				// has run.
+				_, err := vigor.CallAs[int](ctx, printCalls{b.Into(&last)}, "line", "$")
+				return err
+			})
+			return last, err
+		})
+		return nil
+	}
+	var buf []any
+	f, err := vigortest.StartFake(vigortest.FakeOptions{Funcs: map[string]vigortest.Func{
+		"setline": func(args ...any) (any, error) { buf = args[1].([]any); return 0, nil },
+		"line":    func(args ...any) (any, error) { return len(buf), nil },
+	}}, setup)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	got, err := f.Request("fill", []string{"one", "two"})
+	fmt.Println(got, err)
+	// Output:
+	// setline [1 [one two]]
+	// line [$]
+	// 2 <nil>
+}
+
+// printCalls is a Caller that prints the calls made through it, then
+// makes them through the Caller it wraps. Its EvalInto, Cmd, Meta and
+// Batching are those of the wrapped Caller.
+type printCalls struct{ vigor.Caller }
+
+func (c printCalls) CallInto(ctx context.Context, result any, fn string, args ...any) error {
+	fmt.Println(fn, args)
+	return c.Caller.CallInto(ctx, result, fn, args...)
+}
 
 // A failed Batch returns a *BatchError: which call failed, the results of
 // the calls before it, and the editor's error.

@@ -81,6 +81,24 @@ func TestBatchRecorderNestingAndMisuse(t *testing.T) {
 	})
 }
 
+// A Caller that wraps the Plugin or a Batch (here one that logs the calls)
+// keeps batch behaviour: RunBatch through the wrapped Plugin runs a batch,
+// and through a wrapped Batch joins it (its failure counts from the start
+// of that batch); CallAs through the wrapper records the call and returns
+// the zero value, and through a wrapped Into fills in Into's pointer.
+func TestBatchThroughWrappingCaller(t *testing.T) {
+	each(t, hdbatch(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vbatch")
+		m := ed.MustEval(t, `vigor#request('vbatch', 'wrapped', [])`).(map[string]any)
+		mustEqual(t, ed, "the error", m["error"], "batch call 2: vbatch#abs(): vbatch#abs: not a Number: 'x'")
+		mustEqual(t, ed, "wrapped", m, map[string]any{
+			"alone": int64(3), "zero": int64(0), "up": "AB", "inside": int64(0),
+			"log":   []any{"toupper[a]", "toupper[ab]", "abs[-1]"},
+			"error": m["error"], "index": int64(2), "fn": "vbatch#abs", "msg": "vbatch#abs: not a Number: 'x'",
+			"results": []any{int64(1), int64(5)}})
+	})
+}
+
 // Goroutines that each run batches, whose calls come back into the
 // plugin while the batches wait, get every result.
 func TestBatchRecorderConcurrent(t *testing.T) {

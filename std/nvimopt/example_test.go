@@ -21,6 +21,8 @@ func (vim) Cmd(context.Context, string, map[string]any) error { panic("no call e
 
 func (vim) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
 
+func (vim) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
 // A Neovim-only option used in Vim fails without a call to the editor.
 func Example() {
 	err := nvimopt.Winbar.SetLocal(context.Background(), vim{}, "%f")

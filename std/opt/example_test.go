@@ -40,6 +40,8 @@ func (s shell) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
 
 func (s shell) Meta() vigor.Meta { return vigor.Meta{Host: s.host} }
 
+func (s shell) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
 // Each method is one call to the editor. A plugin passes its *vigor.Plugin
 // (or a *vigor.Batch) where this example passes a stand-in that prints the
 // calls.

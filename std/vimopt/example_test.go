@@ -23,6 +23,8 @@ func (neovim) Cmd(context.Context, string, map[string]any) error { panic("no cal
 
 func (neovim) Meta() vigor.Meta { return vigor.Meta{Host: "nvim"} }
 
+func (neovim) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
 // A Vim-only option used in Neovim fails without a call to the editor.
 func Example() {
 	_, err := vimopt.Compatible.Get(context.Background(), neovim{})

@@ -31,6 +31,8 @@ func (c noCalls) Cmd(ctx context.Context, cmd string, vars map[string]any) error
 
 func (c noCalls) Meta() vigor.Meta { return vigor.Meta{Host: c.host} }
 
+func (c noCalls) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
+
 func TestAvailability(t *testing.T) {
 	vim, nvim := noCalls{t, "vim"}, noCalls{t, "nvim"}
 	for _, tc := range []struct {

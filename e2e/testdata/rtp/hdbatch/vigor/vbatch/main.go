@@ -81,6 +81,42 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return report(err, map[string]any{"alone": alone, "inside": inside, "first": first})
 	})
 
+	// wrapped makes calls through a logging Caller that wraps the Plugin
+	// or a Batch: sum given the wrapped Plugin runs a batch of its own,
+	// and given a wrapped Batch joins it; CallAs through the wrapper
+	// records the call (a String for an int is no error: no pointer takes
+	// it), through a wrapped Into its result goes to Into's pointer.
+	p.Handle("wrapped", func(ctx context.Context) map[string]any {
+		var log []string
+		wrap := func(c vigor.Caller) vigor.Caller { return logged{c, &log} }
+		alone, err := sum(ctx, wrap(p), -1, -2)
+		if err != nil {
+			return report(err, nil)
+		}
+		var zero, inside int
+		var up string
+		err = p.Batch(ctx, func(b *vigor.Batch) error {
+			var err error
+			if zero, err = vigor.CallAs[int](ctx, wrap(b), "toupper", "a"); err != nil {
+				return err
+			}
+			if _, err = vigor.CallAs[string](ctx, wrap(b.Into(&up)), "toupper", "ab"); err != nil {
+				return err
+			}
+			inside, err = sum(ctx, wrap(b), -3, -4)
+			return err
+		})
+		if err != nil {
+			return report(err, nil)
+		}
+		err = p.Batch(ctx, func(b *vigor.Batch) error {
+			_ = wrap(b).CallInto(ctx, nil, "abs", -1)
+			_, err := sum(ctx, wrap(b), -5, "x")
+			return err
+		})
+		return report(err, map[string]any{"alone": alone, "zero": zero, "up": up, "inside": inside, "log": log})
+	})
+
 	// empty runs a batch without calls, and one whose record func fails
 	// after recording a command, which is not sent.
 	p.Handle("empty", func(ctx context.Context) (string, error) {
@@ -160,6 +196,18 @@ func sum(ctx context.Context, c vigor.Caller, x, y any) (int, error) {
 		return bt.CallInto(ctx, &b, "vbatch#abs", y)
 	})
 	return a + b, err
+}
+
+// logged is a Caller that wraps another and logs the calls made through
+// it.
+type logged struct {
+	vigor.Caller
+	log *[]string
+}
+
+func (c logged) CallInto(ctx context.Context, result any, fn string, args ...any) error {
+	*c.log = append(*c.log, fmt.Sprintf("%s%v", fn, args))
+	return c.Caller.CallInto(ctx, result, fn, args...)
 }
 
 // report adds what err says to m: its text, and for a *BatchError its
