@@ -350,16 +350,16 @@ func (d *dispatcher) Request(ctx context.Context, m *wire.Message) any {
 func (p *Plugin) answer(method string, res any, err error) *reply {
 	r := &reply{p: p, method: method}
 	if err != nil {
-		r.tuple[1] = err.Error()
+		r.tuple[protocol.ReplyError] = err.Error()
 	} else {
-		r.tuple[0] = res
+		r.tuple[protocol.ReplyResult] = res
 	}
 	return r
 }
 
 // reply is the answer to a request (answer), a wire.Fallible.
 type reply struct {
-	tuple  [2]any
+	tuple  [protocol.ReplyLen]any
 	p      *Plugin
 	method string
 }
@@ -370,7 +370,7 @@ func (r *reply) Fallback(err error) any {
 	msg := resultError(err, 1)
 	r.p.log.Error("the result cannot be sent", "method", r.method, "err", msg, "detail", errDetail(err))
 	var failed reply
-	failed.tuple[1] = msg
+	failed.tuple[protocol.ReplyError] = msg
 	return failed.tuple[:]
 }
 
@@ -465,12 +465,7 @@ func (p *Plugin) asyncDone() {
 func (p *Plugin) resolve(ok, fail, method string, res any, err error) {
 	defer p.asyncAnswered(ok)
 	failure := func(msg string) []any {
-		return []any{ok, fail, false, map[string]any{
-			"name":    "VigorError",
-			"plugin":  p.name,
-			"method":  method,
-			"message": msg,
-		}}
+		return []any{ok, fail, false, protocol.ErrorObject(p.name, method, msg)}
 	}
 	args := []any{ok, fail, true, res}
 	if err != nil {
