@@ -246,6 +246,9 @@ func (p *Plugin) reserved(ctx context.Context, m *wire.Message, preempt bool) bo
 			// that never returns: the process exits when it ends
 			// (awaitEnd). The unload itself runs in its turn.
 			p.exitBy(time.Now().Add(p.unloadBudget(m.Params)))
+			p.mu.Lock()
+			p.ending = true
+			p.mu.Unlock()
 			return false
 		}
 		p.unload(ctx, true, p.unloadBudget(m.Params))
@@ -266,7 +269,7 @@ func (p *Plugin) reserved(ctx context.Context, m *wire.Message, preempt bool) bo
 		return true
 	case protocol.MethodAsync:
 		if preempt {
-			return false
+			return p.asyncEnding(m)
 		}
 		p.async(ctx, m)
 		return true
@@ -410,19 +413,65 @@ func (d *dispatcher) Notification(ctx context.Context, m *wire.Message) {
 	}
 }
 
-// async runs a request_async call on its own goroutine and resolves the
-// editor's callbacks.
-func (p *Plugin) async(ctx context.Context, m *wire.Message) {
+// asyncCall reads the callbacks and the method of the $async message m.
+// A message that has none is logged, and false returned.
+func (p *Plugin) asyncCall(m *wire.Message) (ok, fail, method string, good bool) {
 	if len(m.Params) != 4 {
 		p.log.Error("bad $async message", "params", len(m.Params))
-		p.asyncAnswered(p.asyncID(m))
-		return
+		return "", "", "", false
 	}
-	var ok, fail, method string
 	err := errors.Join(p.codec.Unmarshal(m.Params[0], &ok), p.codec.Unmarshal(m.Params[1], &fail),
 		p.codec.Unmarshal(m.Params[2], &method))
 	if err != nil {
 		p.log.Error("bad $async message", "err", err)
+		return "", "", "", false
+	}
+	return ok, fail, method, true
+}
+
+// asyncEnding takes, on the reading goroutine (preempt), a request_async
+// call read once the plugin is ending, and reports whether it did: the
+// call does not run, and it fails with ErrUnloaded. Its answer goes from
+// a goroutine of its own, as Preempt must not block on a write, and the
+// unload waits for it (lateAnswers): the call may wait in the queue
+// behind the unload itself, and its answer must go before serve returns.
+func (p *Plugin) asyncEnding(m *wire.Message) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ending {
+		return false
+	}
+	ok, fail, method, good := p.asyncCall(m)
+	if !good {
+		return true
+	}
+	p.asyncs[ok] = struct{}{}
+	p.lateAnswers++
+	go func() {
+		defer p.lateAnswered()
+		p.resolve(ok, fail, method, nil, ErrUnloaded)
+	}()
+	return true
+}
+
+// lateAnswered counts out an answer of asyncEnding.
+func (p *Plugin) lateAnswered() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lateAnswers--
+	if p.lateAnswers == 0 {
+		select {
+		case p.lateIdle <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// async runs a request_async call on its own goroutine and resolves the
+// editor's callbacks.
+func (p *Plugin) async(ctx context.Context, m *wire.Message) {
+	ok, fail, method, good := p.asyncCall(m)
+	if !good {
 		p.asyncAnswered(p.asyncID(m))
 		return
 	}

@@ -74,6 +74,18 @@ type Plugin struct {
 	// read, and out after its answer has been written (resolve), or when
 	// the call was not readable.
 	asyncs map[string]struct{}
+	// ending is set once the unload has begun, or its $unload has been
+	// read (preempt). A request_async call read after that does not run:
+	// the reading goroutine hands it to a goroutine of its own that
+	// answers it (asyncEnding), and lateAnswers counts those answers.
+	// Invariant, under mu: lateAnswers goes up on the reading goroutine
+	// before the next message is read, and down once the answer has been
+	// written or has failed; each time it reaches 0, lateIdle gets a
+	// token (capacity 1), and the unload waits for 0 (within its budget)
+	// before it quits, so that those answers go before serve returns.
+	ending      bool
+	lateAnswers int
+	lateIdle    chan struct{}
 	// runs holds the handlers that are running (run), each in a slot
 	// that it takes as it starts and frees as it returns (runFree lists
 	// the free ones, for the next handler: a call allocates nothing to be
