@@ -437,16 +437,19 @@ func (p *Plugin) asyncCall(m *wire.Message) (ok, fail, method string, good bool)
 // behind the unload itself, and its answer must go before serve returns.
 func (p *Plugin) asyncEnding(m *wire.Message) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.ending {
+	ending := p.ending // (once set, it stays)
+	p.mu.Unlock()
+	if !ending {
 		return false
 	}
 	ok, fail, method, good := p.asyncCall(m)
 	if !good {
 		return true
 	}
+	p.mu.Lock()
 	p.asyncs[ok] = struct{}{}
 	p.lateAnswers++
+	p.mu.Unlock()
 	go func() {
 		defer p.lateAnswered()
 		p.resolve(ok, fail, method, nil, ErrUnloaded)
