@@ -225,6 +225,9 @@ func (p *Plugin) reserved(ctx context.Context, method string, params host.Values
 			// that never returns: the process exits when it ends
 			// (awaitEnd). The unload itself runs in its turn.
 			p.exitBy(time.Now().Add(p.unloadBudget(params)))
+			p.mu.Lock()
+			p.ending = true
+			p.mu.Unlock()
 			return false
 		}
 		p.unload(ctx, true, p.unloadBudget(params))
@@ -268,16 +271,16 @@ func (d *dispatcher) Request(ctx context.Context, method string, params host.Val
 func (p *Plugin) answer(method string, res any, err error) *reply {
 	r := &reply{p: p, method: method}
 	if err != nil {
-		r.tuple[1] = err.Error()
+		r.tuple[protocol.ReplyError] = err.Error()
 	} else {
-		r.tuple[0] = res
+		r.tuple[protocol.ReplyResult] = res
 	}
 	return r
 }
 
 // reply is the answer to a request (answer), a wire.Fallible.
 type reply struct {
-	tuple  [2]any
+	tuple  [protocol.ReplyLen]any
 	p      *Plugin
 	method string
 }
@@ -288,7 +291,7 @@ func (r *reply) Fallback(err error) any {
 	msg := resultError(err, 1)
 	r.p.log.Error("the result cannot be sent", "method", r.method, "err", msg, "detail", errDetail(err))
 	var failed reply
-	failed.tuple[1] = msg
+	failed.tuple[protocol.ReplyError] = msg
 	return failed.tuple[:]
 }
 
@@ -352,6 +355,43 @@ func (d *dispatcher) Async(ctx context.Context, call host.Async) {
 	}()
 }
 
+// isEnding reports whether the plugin is ending (host.Config.Ending).
+func (p *Plugin) isEnding() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.ending // (once set, it stays)
+}
+
+// Late implements host.Handler: a request_async call read once the plugin
+// is ending does not run, and fails with ErrUnloaded. Its answer goes
+// from a goroutine of its own, as the reading goroutine must not block on
+// a write, and the unload waits for it (lateAnswers): the call may wait in
+// the queue behind the unload itself, and its answer must go before serve
+// returns.
+func (d *dispatcher) Late(call host.Async) {
+	p := (*Plugin)(d)
+	p.mu.Lock()
+	p.lateAnswers++
+	p.mu.Unlock()
+	go func() {
+		defer p.lateAnswered()
+		p.resolve(call, nil, ErrUnloaded)
+	}()
+}
+
+// lateAnswered counts out an answer of Late.
+func (p *Plugin) lateAnswered() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lateAnswers--
+	if p.lateAnswers == 0 {
+		select {
+		case p.lateIdle <- struct{}{}:
+		default:
+		}
+	}
+}
+
 // asyncDone counts a request_async handler out (see asyncRunning).
 func (p *Plugin) asyncDone() {
 	p.mu.Lock()
@@ -367,12 +407,7 @@ func (p *Plugin) asyncDone() {
 func (p *Plugin) resolve(call host.Async, res any, err error) {
 	defer p.conn.Answered(call)
 	failure := func(msg string) map[string]any {
-		return map[string]any{
-			"name":    "VigorError",
-			"plugin":  p.name,
-			"method":  call.Method,
-			"message": msg,
-		}
+		return protocol.ErrorObject(p.name, call.Method, msg)
 	}
 	// The plugin may be unloading (p.ctx is cancelled then); the answer
 	// must still reach the editor, or its callbacks leak.

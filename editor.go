@@ -247,7 +247,7 @@ func (p *Plugin) Dispatch(ctx context.Context, plugin, method string, args ...an
 	if errors.As(err, &ce) {
 		// The runtime's message names the plugin and method already.
 		p.logEditorError(protocol.FuncDispatch, ce.Msg, ce.Full)
-		return nil, errors.New(strings.TrimPrefix(ce.Msg, "[vigor] "))
+		return nil, errors.New(strings.TrimPrefix(ce.Msg, protocol.ErrorPrefix))
 	}
 	return nil, p.itemErr(plugin+"."+method, err)
 }

@@ -67,6 +67,18 @@ type Plugin struct {
 	// unload waits for the running ones, and the wait is on a channel.
 	asyncRunning int
 	asyncIdle    chan struct{}
+	// ending is set once the unload has begun, or its $unload has been
+	// read (preempt). A request_async call read after that does not run:
+	// the reading goroutine hands it to a goroutine of its own that
+	// answers it (Late), and lateAnswers counts those answers.
+	// Invariant, under mu: lateAnswers goes up on the reading goroutine
+	// before the next message is read, and down once the answer has been
+	// written or has failed; each time it reaches 0, lateIdle gets a
+	// token (capacity 1), and the unload waits for 0 (within its budget)
+	// before it quits, so that those answers go before serve returns.
+	ending      bool
+	lateAnswers int
+	lateIdle    chan struct{}
 	// runs holds the handlers that are running (run), each in a slot
 	// that it takes as it starts and frees as it returns (runFree lists
 	// the free ones, for the next handler: a call allocates nothing to be

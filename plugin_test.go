@@ -104,16 +104,20 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	out := &endCheck{w: ed.PluginOut()}
 	go func() {
-		e.code <- serve(ctx, func(k string) string { return env[k] }, ed.PluginIn(), ed.PluginOut(), e.stderr,
+		code := serve(ctx, func(k string) string { return env[k] }, ed.PluginIn(), out, e.stderr,
 			func(ctx context.Context, p *Plugin) error {
 				e.plugin.Store(p)
 				return setup(ctx, p)
 			})
-		// The plugin's output stays open until the cleanup, as it did
-		// before the shared fake: the session may still write after serve
-		// returned (TestServeAsyncDuringUnload's late resolves come then),
-		// which a process's exit would cut off.
+		// serve has written everything by now: Main exits when it
+		// returns, and the exit ends the process's writes. The output
+		// ends here as the exit ends it, and a later write fails the
+		// test (endCheck).
+		out.seal()
+		_ = ed.PluginOut().Close()
+		e.code <- code
 	}()
 	t.Cleanup(func() {
 		// EOF for the plugin, and failed writes, so that serve and its
@@ -126,8 +130,59 @@ func startServe(t *testing.T, kind string, opts serveOpts, setup func(ctx contex
 		case <-time.After(serveTimeout):
 			t.Errorf("serve did not return after the editor went away")
 		}
+		for _, w := range out.late() {
+			t.Errorf("%s: the plugin wrote after serve returned: %s", kind, w)
+		}
 	})
 	return e
+}
+
+// endCheck is the plugin's output in these tests: it notes what the
+// plugin writes after serve returned (seal), and a write that was under
+// way then, and fails those writes as a closed pipe does.
+type endCheck struct {
+	w io.Writer
+
+	mu sync.Mutex
+	// Invariant, under mu: writing counts the writes under way; once
+	// sealed is set no write reaches w, and bad lists each write that
+	// was under way at the seal or came after it.
+	sealed  bool
+	writing int
+	bad     []string
+}
+
+func (c *endCheck) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	if c.sealed {
+		c.bad = append(c.bad, fmt.Sprintf("%.200q", b))
+		c.mu.Unlock()
+		return 0, io.ErrClosedPipe
+	}
+	c.writing++
+	c.mu.Unlock()
+	n, err := c.w.Write(b)
+	c.mu.Lock()
+	c.writing--
+	c.mu.Unlock()
+	return n, err
+}
+
+// seal marks the return of serve.
+func (c *endCheck) seal() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sealed = true
+	if c.writing > 0 {
+		c.bad = append(c.bad, fmt.Sprintf("%d writes under way when serve returned", c.writing))
+	}
+}
+
+// late returns the writes that came too late (seal).
+func (c *endCheck) late() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.bad...)
 }
 
 // p returns the plugin that serve created (after setup started).
@@ -685,13 +740,26 @@ func TestServeAsyncDuringUnload(t *testing.T) {
 			forEachEditor(t, func(t *testing.T, kind string) {
 				ctx, terminate := context.WithCancel(context.Background())
 				defer terminate()
-				started, cancelled := make(chan struct{}), make(chan struct{})
-				e := startServe(t, kind, serveOpts{ctx: ctx}, func(ctx context.Context, p *Plugin) error {
+				started, cancelled, sent := make(chan struct{}), make(chan struct{}), make(chan struct{})
+				// The calls below are read before the unload ends: the
+				// report's answer waits for them ($unload), and the
+				// running handler, which the unload waits for, for a
+				// request read after them (SIGTERM, which has no
+				// report).
+				answer := func(fn string, args []any) (any, string) {
+					if fn == protocol.FuncUnloaded {
+						<-sent
+					}
+					return nil, ""
+				}
+				e := startServe(t, kind, serveOpts{ctx: ctx, answer: answer}, func(ctx context.Context, p *Plugin) error {
 					p.Handle("block", func(ctx context.Context) error {
 						close(started)
 						<-ctx.Done()
 						close(cancelled)
-						time.Sleep(20 * time.Millisecond) // the unload waits for it
+						if how == "sigterm" {
+							<-sent
+						}
 						return context.Cause(ctx)
 					})
 					p.Handle("quick", func() int { return 1 })
@@ -710,6 +778,10 @@ func TestServeAsyncDuringUnload(t *testing.T) {
 				for i := 1; i <= n; i++ {
 					e.notify(protocol.MethodAsync, fmt.Sprintf("ok:%d", i), fmt.Sprintf("ng:%d", i), "quick", []any{})
 				}
+				if how == "sigterm" {
+					checkEqual(t, "a request during the unload", e.request("quick"), []any{int64(1), nil})
+				}
+				close(sent)
 				resolved := map[string]any{}
 				for len(resolved) < n+1 {
 					c := e.next()

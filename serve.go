@@ -2,6 +2,7 @@ package vigor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -107,8 +109,11 @@ func Main(setup func(ctx context.Context, p *Plugin) error) {
 // Serve runs a plugin as Main does, but over in and out, with the
 // runtime's environment read from getenv, and returns the exit code that
 // Main would exit with when the session ends. It leaves the process alone
-// (descriptors, signals, GOMAXPROCS). It is for programs that play the
-// editor, such as vigortest's Fake; a plugin calls Main.
+// (descriptors, signals, GOMAXPROCS). Everything it writes to out is
+// written before it returns; what the plugin would write later (a
+// handler that the unload left behind) is dropped and logged. It is for
+// programs that play the editor, such as vigortest's Fake; a plugin
+// calls Main.
 func Serve(ctx context.Context, getenv func(string) string, in io.Reader, out io.Writer, stderr io.Writer,
 	setup func(ctx context.Context, p *Plugin) error) int {
 	return serve(ctx, getenv, in, out, stderr, setup)
@@ -136,6 +141,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		},
 		handlers:  make(map[string]*handler),
 		asyncIdle: make(chan struct{}),
+		lateIdle:  make(chan struct{}, 1),
 		quit:      make(chan struct{}),
 		exitMoved: make(chan struct{}),
 	}
@@ -157,16 +163,19 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	intact := channelIntact(out)
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
+	// Nothing is written after serve returns (endWriter).
+	gate := &endWriter{w: out, log: p.log, turn: make(chan struct{}, 1)}
 	conn, err := host.Open(host.Config{
 		Editor:   hostName,
 		VimCalls: getenv(protocol.EnvVimCalls),
 		Plugin:   name,
 		Instance: p.instance,
 		In:       in,
-		Out:      out,
+		Out:      gate,
 
 		Handler:    (*dispatcher)(p),
 		Preempt:    p.preempt,
+		Ending:     p.isEnding,
 		Bind:       p.bind,
 		BadMessage: p.badMessage,
 		Large:      func() { release.Reset(releaseDelay) },
@@ -180,6 +189,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 		return 2
 	}
 	p.conn, p.ed = conn, conn
+	defer gate.end(endWriteWait)
 
 	// The session's goroutine is the plugin's: it ends with the channel,
 	// after the handlers it started, or is left behind by the exit (a
@@ -298,6 +308,59 @@ func (p *Plugin) exitBy(at time.Time) {
 	close(p.exitMoved)
 	p.exitMoved = make(chan struct{})
 }
+
+// endWriter is the plugin's channel to the editor, which serve ends as
+// it returns (end): Main exits then, and Serve's caller owns out again,
+// so a write that comes later (the answer of a handler that the unload
+// left behind, of a call read after the unload's end) is dropped with a
+// log line instead of reaching out. The session writes one message at a
+// time; turn (capacity 1) is held by the write under way, so that end
+// can wait for it.
+type endWriter struct {
+	w     io.Writer
+	log   *slog.Logger
+	turn  chan struct{}
+	ended atomic.Bool // set by end; no write reaches w after end returns
+}
+
+// errEnded is the error of a write after serve returned.
+var errEnded = errors.New("the plugin has ended")
+
+func (g *endWriter) Write(b []byte) (int, error) {
+	if g.ended.Load() {
+		return g.drop(b)
+	}
+	g.turn <- struct{}{}
+	defer func() { <-g.turn }()
+	if g.ended.Load() {
+		return g.drop(b)
+	}
+	return g.w.Write(b)
+}
+
+func (g *endWriter) drop(b []byte) (int, error) {
+	g.log.Warn("a message to the editor came after the plugin had ended; dropped", "bytes", len(b))
+	return 0, errEnded
+}
+
+// end stops the writes: none starts after it, and it waits up to wait for
+// the one under way. One that is still blocked then (an editor that does
+// not read) is left to the exit, and logged.
+func (g *endWriter) end(wait time.Duration) {
+	g.ended.Store(true)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case g.turn <- struct{}{}:
+		<-g.turn
+	case <-t.C:
+		g.log.Error("a write to the editor was still blocked when the plugin ended", "waited", wait)
+	}
+}
+
+// endWriteWait is how long serve waits, as it returns, for a write to the
+// editor under way (endWriter.end).
+const endWriteWait = 100 * time.Millisecond
 
 // releaseDelay is how long after the last large message
 // (rpc.LargeMessage) the plugin gives its memory back (releaseMemory).

@@ -65,7 +65,7 @@ func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) 
 		p.mu.Unlock()
 		return
 	}
-	p.unloaded = true
+	p.unloaded, p.ending = true, true
 	p.stopStuck()
 	if p.asyncRunning == 0 {
 		close(p.asyncIdle)
@@ -82,6 +82,7 @@ func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) 
 		p.log.Error("request_async handlers did not return within the unload budget; the editor fails their calls when the process exits",
 			"budget", budget)
 	}
+	p.waitLate(plan.deadline)
 	if report {
 		var msg any
 		if len(errs) > 0 {
@@ -91,8 +92,34 @@ func (p *Plugin) unload(ctx context.Context, report bool, budget time.Duration) 
 		rctx, rcancel := context.WithDeadline(context.WithoutCancel(ctx), plan.deadline)
 		_, _ = p.ed.Call(rctx, protocol.FuncUnloaded, []any{p.name, p.instance, msg})
 		rcancel()
+		// The calls read before the report's answer have been taken
+		// (asyncEnding); their answers go before the plugin quits.
+		p.waitLate(plan.deadline)
 	}
 	p.qmu.Do(func() { close(p.quit) })
+}
+
+// waitLate waits until the answers of the request_async calls read while
+// the plugin was ending have been written (asyncEnding), or until the
+// time until; what is not written by then is dropped with a log line, as
+// serve stops the writes when it returns.
+func (p *Plugin) waitLate(until time.Time) {
+	t := time.NewTimer(time.Until(until))
+	defer t.Stop()
+	for {
+		p.mu.Lock()
+		n := p.lateAnswers
+		p.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-p.lateIdle:
+		case <-t.C:
+			p.log.Error("answers to request_async calls made during the unload were not written within its budget; dropped", "calls", n)
+			return
+		}
+	}
 }
 
 // waitAsync waits until the request_async handlers have answered, or until

@@ -23,8 +23,9 @@
 //     or with [0, message] in the error slot; a notification whose function
 //     fails gets nvim_error_event [0, message], as Neovim sends it.
 //   - Batches (the Vim helpers protocol.FuncVimBatch and protocol.FuncBatch,
-//     Neovim's nvim_call_atomic) run call by call through Answer and stop at
-//     the first error, as the editors' do.
+//     Neovim's nvim_call_atomic, and the SDK's Lua loop through
+//     nvim_exec_lua) run call by call through Answer and stop at the first
+//     error, as the editors' do.
 //
 // The fake reads and writes with encoding/json and the msgpack library, not
 // with the SDK's codecs: it checks them from the outside.
@@ -97,9 +98,26 @@ type Options struct {
 	// decodes them: a Number is an int64, a Float a float64, a List an
 	// []any, a Dict a map[string]any.
 	Answer func(fn string, args []any) (any, error)
+	// HelperError, if set, is asked before the fake runs a batch, with
+	// the name of what runs it (protocol.FuncVimBatch, protocol.FuncBatch,
+	// nvim_call_atomic or nvim_exec_lua); an error fails the batch as a
+	// whole, as a runtime that lacks its helper or a Neovim without the
+	// method does (a *Body is sent as it is).
+	HelperError func(fn string) error
 	// Record keeps every call for Next. Without it, nothing is kept.
 	Record bool
 }
+
+// Body, returned as an error by Options.Answer (or HelperError), makes
+// the fake answer the call with Value as it is, to test how the plugin
+// takes answers that the runtime does not send: on Vim the body of the
+// answer [-id, Value] to a call of the runtime's channel callback (the
+// runtime sends [result, error] with a String error), on Neovim the error
+// of the response. Elsewhere (Vim's channel command, a notification) it is
+// an error like any other.
+type Body struct{ Value any }
+
+func (b *Body) Error() string { return fmt.Sprint(b.Value) }
 
 // Call is an editor function that the plugin called or notified, as the
 // plugin named it: without the transport's wrappers and "g:".
@@ -488,10 +506,21 @@ func (e *Editor) runFn(fn string, args []any, request bool) (any, error) {
 			return e.runFn(name, list, request)
 		}
 	case protocol.FuncVimBatch, protocol.FuncBatch:
+		if err := e.helperError(fn); err != nil {
+			return nil, err
+		}
 		return e.batch(fn, args, request, false)
 	}
 	e.record(Call{Fn: fn, Args: args, Request: request})
 	return e.opts.Answer(fn, args)
+}
+
+// helperError is Options.HelperError's error for the batch helper fn.
+func (e *Editor) helperError(fn string) error {
+	if e.opts.HelperError == nil {
+		return nil
+	}
+	return e.opts.HelperError(fn)
 }
 
 // batch runs the calls [[fn, args], ...] of a Vim-script batch (or, for

@@ -240,6 +240,38 @@ func TestNvim(t *testing.T) {
 	}
 }
 
+// Neovim runs the SDK's Lua loop of a batch as a batch; HelperError fails
+// a batch as a whole, and a Body is sent as it is.
+func TestNvimLuaBatchAndBodies(t *testing.T) {
+	p := start(t, Options{Editor: Nvim,
+		Answer: func(fn string, args []any) (any, error) {
+			if fn == "Odd" {
+				return nil, &Body{Value: "odd"}
+			}
+			return answers(fn, args)
+		},
+		HelperError: func(fn string) error {
+			if fn == "nvim_call_atomic" {
+				return &Body{Value: []any{0, "Invalid method: nvim_call_atomic"}}
+			}
+			return nil
+		}})
+	lua := "local calls = ...\nfor i, c in ipairs(calls) do local ok, v = pcall(vim.call, c[1], unpack(c[2])) end"
+	p.writeMsgpack([]any{0, 1, "nvim_exec_lua", []any{lua, []any{[]any{
+		[]any{"strlen", []any{"ab"}},
+		[]any{"Nope", []any{}},
+	}}}})
+	check(t, "the Lua batch", p.msg(), []any{int64(1), int64(1), nil,
+		[]any{[]any{int64(2)}, []any{int64(1), "Vim:E117: Unknown function: Nope"}}})
+	if c := p.next(); c.Fn != "nvim_exec_lua" || len(c.Batch) != 2 {
+		t.Fatalf("call %v, want the batch", c)
+	}
+	p.writeMsgpack([]any{0, 2, "nvim_call_atomic", []any{[]any{}}})
+	check(t, "the failed batch", p.msg(), []any{int64(1), int64(2), []any{int64(0), "Invalid method: nvim_call_atomic"}, nil})
+	p.writeMsgpack([]any{0, 3, "nvim_call_function", []any{"Odd", []any{}}})
+	check(t, "the body", p.msg(), []any{int64(1), int64(3), "odd", nil})
+}
+
 // An editor function that calls the plugin lets the editor read on, as
 // the editor's nested wait does; the answers come inside out.
 func TestNested(t *testing.T) {

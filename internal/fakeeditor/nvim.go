@@ -3,7 +3,9 @@ package fakeeditor
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 
@@ -33,9 +35,13 @@ func (e *Editor) readNvim(br *bufio.Reader) error {
 			}
 			e.dispatch(func() {
 				res, err := e.nvimRun(method, params, true)
-				if err != nil {
+				var body *Body
+				switch {
+				case errors.As(err, &body):
+					_ = e.sendNvim([]any{1, id, body.Value, nil})
+				case err != nil:
 					_ = e.sendNvim([]any{1, id, []any{0, err.Error()}, nil})
-				} else {
+				default:
 					_ = e.sendNvim([]any{1, id, nil, res})
 				}
 			})
@@ -94,7 +100,23 @@ func (e *Editor) nvimRun(method string, params []any, request bool) (any, error)
 		}
 		return e.runFn(fn, args, request)
 	case "nvim_call_atomic":
+		if err := e.helperError(method); err != nil {
+			return nil, err
+		}
 		return e.batch(method, params, request, true)
+	case "nvim_exec_lua":
+		// The SDK's Lua loop of a batch (internal/host, batchLua): code
+		// that pcalls vim.call(fn, unpack(args)) for each [fn, args] of
+		// its one argument and returns [results, v:null] or [results,
+		// [index, error]], as the Vim-script loop does.
+		code, _ := params[0].(string)
+		if len(params) == 2 && strings.Contains(code, "pcall(vim.call") {
+			if err := e.helperError(method); err != nil {
+				return nil, err
+			}
+			args, _ := params[1].([]any)
+			return e.batch(method, args, request, false)
+		}
 	}
 	e.record(Call{Fn: method, Args: params, Request: request})
 	return e.opts.Answer(method, params)

@@ -71,9 +71,13 @@ func (e *Editor) vimFrame(v any) error {
 				return fmt.Errorf("the channel callback cannot run %.100v: want [-id, function, arguments]", items[1])
 			}
 			e.vimRun(fn, args, func(res any, err error) {
-				if err != nil {
+				var body *Body
+				switch {
+				case errors.As(err, &body):
+					_ = e.sendVim([]any{id, body.Value})
+				case err != nil:
 					_ = e.sendVim([]any{id, []any{nil, err.Error()}})
-				} else {
+				default:
 					_ = e.sendVim([]any{id, []any{res, nil}})
 				}
 			})

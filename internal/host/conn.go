@@ -52,6 +52,11 @@ type Config struct {
 	// itself, on the reading goroutine before it is queued, and reports
 	// whether it served it (rpc.Options.Preempt). It must not block.
 	Preempt func(method string, params Values) bool
+	// Ending, if set, reports on the reading goroutine whether the
+	// plugin is ending: a request_async call read then does not wait for
+	// its turn in the queue (it may be behind the unload itself) but goes
+	// to Handler.Late at once. It must not block.
+	Ending func() bool
 	// Bind, if set, returns the context of the handler of a message just
 	// read, on the reading goroutine, in the order the messages came
 	// (rpc.Options.Bind).

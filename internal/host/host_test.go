@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"reflect"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
+	"github.com/vigorvim/vigor/internal/fakeeditor"
 	"github.com/vigorvim/vigor/internal/host"
 	"github.com/vigorvim/vigor/internal/protocol"
 	"github.com/vigorvim/vigor/internal/rpc"
@@ -135,73 +135,66 @@ func rawStrings(rs []wire.Raw) []string {
 // ---------------------------------------------------------------------------
 // Vim.
 
-// fakeVim is Vim with Vigor's runtime at the other end of a real session
-// (vimjson codec): the runtime's channel callback gets each call as
-// [0, [-id, fn, args]], and answer returns the body of Vim's answer
-// [-id, body] as JSON text.
-type fakeVim struct {
-	mu    sync.Mutex
-	calls []string // the calls as they came, [-id, fn, args]
-}
-
-func (v *fakeVim) received() []string {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return append([]string(nil), v.calls...)
-}
-
-func vimSession(t *testing.T, answer func(fn string, args []any) string) (*rpc.Session, *fakeVim) {
+// openEditor opens a Conn, as serve does, to a fake editor of kind
+// (internal/fakeeditor), whose answer runs the editor functions that the
+// Conn calls, runs its session until the test ends, and returns the
+// Conn's adapter (whose answers are still encoded, for the tests to check).
+func openEditor(t *testing.T, opts fakeeditor.Options) (host.Adapter, *fakeeditor.Editor) {
 	t.Helper()
-	a, b := net.Pipe()
-	sess := rpc.New(vimjson.New(a), a, rpc.Options{Handler: nopHandler{}})
-	go func() { _ = sess.Run(context.Background()) }()
-	v := &fakeVim{}
+	opts.Record = true
+	ed, err := fakeeditor.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := host.Open(host.Config{
+		Editor: opts.Editor, Plugin: "demo", Instance: "1",
+		In: ed.PluginIn(), Out: ed.PluginOut(),
+		Handler: nopHandler{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		dec := json.NewDecoder(b)
-		for {
-			var items []json.RawMessage
-			if err := dec.Decode(&items); err != nil {
-				return
-			}
-			var call []json.RawMessage
-			if len(items) != 2 || string(items[0]) != "0" || json.Unmarshal(items[1], &call) != nil || len(call) != 3 {
-				t.Errorf("the channel callback cannot run %s", items)
-				return
-			}
-			v.mu.Lock()
-			v.calls = append(v.calls, string(items[1]))
-			v.mu.Unlock()
-			var fn string
-			var args []any
-			if json.Unmarshal(call[1], &fn) != nil || vimjson.Unmarshal(wire.Raw(call[2]), &args) != nil {
-				t.Errorf("bad call %s", items[1])
-				return
-			}
-			if _, err := fmt.Fprintf(b, "[%s,%s]\n", call[0], answer(fn, args)); err != nil {
-				return
-			}
-		}
+		defer close(done)
+		_ = conn.Run(ctx)
 	}()
 	t.Cleanup(func() {
-		b.Close()
-		a.Close()
+		cancel()
+		_ = ed.PluginOut().Close()
+		if err := ed.Close(); err != nil && !errors.Is(err, fakeeditor.ErrEnded) {
+			t.Errorf("the fake editor: %v", err)
+		}
+		<-done
 	})
-	return sess, v
+	return host.AdapterOf(conn), ed
 }
 
-// vimRemoteError returns the error that a real session reports when Vim
-// answers a call with body.
-func vimRemoteError(t *testing.T, body string) error {
+// vimBody answers every call with the body (JSON text) of Vim's answer
+// [-id, body].
+func vimBody(t *testing.T, body string) func(string, []any) (any, error) {
 	t.Helper()
-	sess, _ := vimSession(t, func(string, []any) string { return body })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := sess.Call(ctx, "g:Foo", nil)
-	var re *rpc.RemoteError
-	if !errors.As(err, &re) {
-		t.Fatalf("answer %s: the session returned %v (%T), want *rpc.RemoteError", body, err, err)
+	var v any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
 	}
-	return err
+	return func(string, []any) (any, error) { return nil, &fakeeditor.Body{Value: v} }
+}
+
+// calls returns the calls that the fake editor has recorded.
+func calls(t *testing.T, ed *fakeeditor.Editor) []fakeeditor.Call {
+	t.Helper()
+	var out []fakeeditor.Call
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		c, err := ed.Next(ctx)
+		cancel()
+		if err != nil {
+			return out
+		}
+		out = append(out, c)
+	}
 }
 
 func TestVimCall(t *testing.T) {
@@ -320,7 +313,7 @@ func TestVimCallError(t *testing.T) {
 		{"Foo", `[null,{"code":1}]`, "map[code:1]"},
 	}
 	for _, tt := range tests {
-		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
+		vim, _ := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Vim, Answer: vimBody(t, tt.body)})
 		got, err := vim.Call(bg, tt.fn, nil)
 		var ce *host.CallError
 		if !errors.As(err, &ce) {
@@ -339,23 +332,19 @@ func TestVimCallError(t *testing.T) {
 // The whole way: a real session and codec under the adapter, and Vim's
 // answers as they come on the channel.
 func TestVimCallOverSession(t *testing.T) {
-	sess, v := vimSession(t, func(fn string, args []any) string {
-		if fn == vimjson.FuncLegacy && len(args) == 2 {
-			fn, _ = args[0].(string)
-		}
+	vim, ed := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Vim, Answer: func(fn string, args []any) (any, error) {
 		switch fn {
 		case "strftime":
-			return `["2024",null]`
-		case "g:Nil":
-			return `[null,null]`
-		case "g:Foo":
-			return `[null,"E117: Unknown function: g:Foo"]`
-		case "g:Old":
-			return `"ERROR"` // not [result, error]
+			return "2024", nil
+		case "Nil":
+			return nil, nil
+		case "Foo":
+			return nil, errors.New("E117: Unknown function: g:Foo")
+		case "Old":
+			return nil, &fakeeditor.Body{Value: "ERROR"} // not [result, error]
 		}
-		return `[null,"unexpected call ` + fn + `"]`
-	})
-	vim := host.NewAdapter("vim", sess, sess.Codec())
+		return nil, errors.New("unexpected call " + fn)
+	}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -390,12 +379,16 @@ func TestVimCallOverSession(t *testing.T) {
 		t.Errorf("after the malformed answer: %s, %v", got, err)
 	}
 
-	// What the channel callback got: the session numbers its calls from 1,
-	// so Foo's error above came as [-3,[null,"E117: Unknown function: g:Foo"]].
-	strftime := `"` + vimjson.FuncLegacy + `",["strftime",["%Y"]]`
-	want := []string{`[-1,` + strftime + `]`, `[-2,"g:Nil",[]]`, `[-3,"g:Foo",[]]`, `[-4,"g:Old",[]]`, `[-5,` + strftime + `]`}
-	if calls := v.received(); !reflect.DeepEqual(calls, want) {
-		t.Errorf("Vim got the calls\n%q\nwant\n%q", calls, want)
+	// What the runtime's channel callback ran, in order: the builtin
+	// through the legacy helper, which the fake unwraps (TestVimFunctionNames
+	// has the wire form), the others by their names.
+	want := []string{"call strftime[%Y]", "call Nil[]", "call Foo[]", "call Old[]", "call strftime[%Y]"}
+	var ran []string
+	for _, c := range calls(t, ed) {
+		ran = append(ran, c.String())
+	}
+	if !reflect.DeepEqual(ran, want) {
+		t.Errorf("Vim ran\n%q\nwant\n%q", ran, want)
 	}
 }
 
@@ -523,7 +516,12 @@ func TestVimBatchHelperFails(t *testing.T) {
 			"the batch helper failed in Vim: E117: Unknown function: vigor#_internal#api#vim#batch"},
 		{`"ERROR"`, "the batch helper failed in Vim: Vim could not answer: the result cannot be sent as JSON (a Funcref, Job or Channel?), or Vigor's call helper is not on 'runtimepath'"},
 	} {
-		_, vim := vimAdapter("", vimRemoteError(t, tt.body))
+		var v any
+		if err := json.Unmarshal([]byte(tt.body), &v); err != nil {
+			t.Fatal(err)
+		}
+		vim, _ := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Vim,
+			HelperError: func(string) error { return &fakeeditor.Body{Value: v} }})
 		_, err := host.RunBatch(bg, vim, threeCalls)
 		var be *host.BatchError
 		var ce *host.CallError
@@ -585,37 +583,12 @@ func TestNvimCall(t *testing.T) {
 	checkSent(t, f.only(t), false, "nvim_call_function", []any{"Bar", []any{}})
 }
 
-// remoteError returns the error that a real session reports when Neovim
-// answers with errVal in the error slot.
-func remoteError(t *testing.T, errVal any) error {
-	t.Helper()
-	a, b := net.Pipe()
-	defer a.Close()
-	defer b.Close()
-	sess := rpc.New(msgpackrpc.New(a), a, rpc.Options{Handler: nopHandler{}})
-	go func() { _ = sess.Run(context.Background()) }()
-	go func() {
-		var m wire.Message
-		if err := msgpackrpc.New(b).ReadMessage(&m); err != nil {
-			return
-		}
-		out, _ := msgpack.Marshal([]any{1, m.ID, errVal, nil})
-		_, _ = b.Write(out)
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := sess.Call(ctx, "nvim_call_function", nil)
-	var re *rpc.RemoteError
-	if !errors.As(err, &re) {
-		t.Fatalf("the session returned %v (%T), want *rpc.RemoteError", err, err)
-	}
-	return err
-}
-
 type nopHandler struct{}
 
-func (nopHandler) Request(context.Context, *wire.Message) any  { return nil }
-func (nopHandler) Notification(context.Context, *wire.Message) {}
+func (nopHandler) Request(context.Context, string, host.Values) any  { return nil }
+func (nopHandler) Notification(context.Context, string, host.Values) {}
+func (nopHandler) Async(context.Context, host.Async)                 {}
+func (nopHandler) Late(host.Async)                                   {}
 
 func TestNvimCallRemoteError(t *testing.T) {
 	tests := []struct {
@@ -660,7 +633,8 @@ func TestNvimCallRemoteError(t *testing.T) {
 		{[]any{0, "function <SNR>12_Run[3]..script /tmp/my dir/a.vim[1]..autocommand User Foo..function Do, line 1: boom"}, "boom"},
 	}
 	for _, tt := range tests {
-		_, nv := nvimAdapter(t, nil, remoteError(t, tt.errVal), "")
+		nv, _ := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Nvim,
+			Answer: func(string, []any) (any, error) { return nil, &fakeeditor.Body{Value: tt.errVal} }})
 		_, err := nv.Call(bg, "Foo", nil)
 		var ce *host.CallError
 		if !errors.As(err, &ce) {
@@ -827,7 +801,11 @@ func TestNvimBatchError(t *testing.T) {
 // Neovim's message, and the error is still the session's *rpc.RemoteError.
 func TestNvimBatchRemoteError(t *testing.T) {
 	for _, mode := range []string{"", "lua", "vimscript"} {
-		_, nv := nvimAdapter(t, nil, remoteError(t, []any{1, "Vim:E5108: Error executing lua"}), mode)
+		conn, _ := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Nvim, HelperError: func(string) error {
+			return &fakeeditor.Body{Value: []any{1, "Vim:E5108: Error executing lua"}}
+		}})
+		nv := conn.(*host.Nvim)
+		nv.BatchMode = mode
 		_, err := host.RunBatch(bg, nv, threeCalls)
 		var re *rpc.RemoteError
 		if err == nil || err.Error() != "Vim:E5108: Error executing lua" || !errors.As(err, &re) {
@@ -863,53 +841,66 @@ func TestEditorNotification(t *testing.T) {
 	}
 }
 
-// atomicless is a Neovim without nvim_call_atomic: it fails that method
-// with Neovim's error, and answers any other with reply.
-type atomicless struct {
-	t       *testing.T
-	reply   wire.Raw
-	methods []string
-}
-
-func (a *atomicless) Call(ctx context.Context, method string, params []any) (wire.Raw, error) {
-	a.methods = append(a.methods, method)
-	if method == "nvim_call_atomic" {
-		return nil, remoteError(a.t, []any{0, "Invalid method: nvim_call_atomic"})
-	}
-	// The calls of a batch made for nvim_call_atomic go to the Lua loop
-	// as [fn, args].
-	l, _ := params[1].([]any)
-	if len(l) != 1 {
-		a.t.Fatalf("%s params %#v", method, params)
-	}
-	b, err := l[0].(wire.Appender)(nil)
-	if err != nil {
-		a.t.Fatal(err)
-	}
-	var got any
-	if err := msgpackrpc.Unmarshal(b, &got); err != nil {
-		a.t.Fatal(err)
-	}
-	want := []any{[]any{"a", []any{}}, []any{"b", []any{int64(1), "x"}}, []any{"c", []any{}}}
-	if !reflect.DeepEqual(got, want) {
-		a.t.Errorf("the Lua loop got %#v, want %#v", got, want)
-	}
-	return a.reply, nil
-}
-
-func (a *atomicless) Notify(ctx context.Context, method string, params []any) error { return nil }
-
 // Without nvim_call_atomic, batches go through the Lua loop, from then on.
 func TestNvimBatchWithoutAtomic(t *testing.T) {
-	a := &atomicless{t: t, reply: mp(t, []any{[]any{1, 2, 3}, nil})}
-	nv := host.NewAdapter("nvim", a, msgpackrpc.New(strings.NewReader("")))
+	conn, ed := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Nvim,
+		Answer: func(fn string, args []any) (any, error) { return fn, nil },
+		HelperError: func(fn string) error {
+			if fn == "nvim_call_atomic" {
+				return &fakeeditor.Body{Value: []any{0, "Invalid method: nvim_call_atomic"}}
+			}
+			return nil
+		}})
 	for i := 0; i < 2; i++ {
-		got, err := host.RunBatch(bg, nv, threeCalls)
+		got, err := host.RunBatch(bg, conn, threeCalls)
 		if err != nil || len(got) != 3 {
 			t.Fatalf("batch %d: %d results, err %v", i, len(got), err)
 		}
+		checkEqual(t, "results", rawStrings(got), []string{string(mp(t, "a")), string(mp(t, "b")), string(mp(t, "c"))})
 	}
-	checkEqual(t, "methods", a.methods, []string{"nvim_call_atomic", "nvim_exec_lua", "nvim_exec_lua"})
+	// The failed nvim_call_atomic ran nothing; the Lua loop got the calls
+	// as [fn, args].
+	want := []string{
+		"call nvim_exec_lua[call a[] call b[1 x] call c[]]",
+		"call nvim_exec_lua[call a[] call b[1 x] call c[]]",
+	}
+	var ran []string
+	for _, c := range calls(t, ed) {
+		ran = append(ran, c.String())
+	}
+	checkEqual(t, "batches", ran, want)
+}
+
+// Every batch mode runs the calls in Neovim, in order, and fails at the
+// one that fails, through a real session and codec.
+func TestNvimBatchModesOverFake(t *testing.T) {
+	for _, mode := range []string{"", "atomic", "lua", "vimscript"} {
+		t.Run(mode, func(t *testing.T) {
+			conn, ed := openEditor(t, fakeeditor.Options{Editor: fakeeditor.Nvim, Answer: func(fn string, args []any) (any, error) {
+				if fn == "c" {
+					return nil, errors.New("function c[1]..d, line 2: Vim:E121: Undefined variable: x")
+				}
+				return fn, nil
+			}})
+			nv := conn.(*host.Nvim)
+			nv.BatchMode = mode
+			got, err := host.RunBatch(bg, nv, threeCalls)
+			var be *host.BatchError
+			if !errors.As(err, &be) || be.Index != 2 || be.Fn != "c" || be.Msg != "Vim:E121: Undefined variable: x" {
+				t.Fatalf("err = %v (%T), want a BatchError at call 2 of c", err, err)
+			}
+			checkEqual(t, "results", rawStrings(got), []string{string(mp(t, "a")), string(mp(t, "b"))})
+			c := calls(t, ed)
+			if len(c) != 1 || len(c[0].Batch) != 3 {
+				t.Fatalf("Neovim ran %v, want one batch of 3 calls", c)
+			}
+			for i, want := range threeCalls {
+				if c[0].Batch[i].Fn != want.Fn {
+					t.Errorf("call %d ran %s, want %s", i, c[0].Batch[i].Fn, want.Fn)
+				}
+			}
+		})
+	}
 }
 
 func checkEqual(t *testing.T, what string, got, want any) {

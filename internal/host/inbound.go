@@ -27,6 +27,10 @@ type Handler interface {
 	// notifications; its answer goes with Conn.Resolve, and Conn.Answered
 	// follows it.
 	Async(ctx context.Context, call Async)
+	// Late gets, on the reading goroutine, a request_async call read once
+	// Config.Ending reported true: the call does not run, and Late must
+	// answer it (Resolve, then Answered) from a goroutine of its own.
+	Late(call Async)
 }
 
 // Async is a request_async call (protocol.MethodAsync) that the editor
@@ -108,7 +112,13 @@ func (c *Conn) preempt(m *wire.Message) bool {
 			c.asyncs[sid] = struct{}{}
 			c.mu.Unlock()
 		}
-		return false
+		if c.cfg.Ending == nil || !c.cfg.Ending() {
+			return false
+		}
+		if call, ok := c.readAsync(m); ok {
+			c.cfg.Handler.Late(call)
+		}
+		return true
 	}
 	return c.cfg.Preempt != nil && c.cfg.Preempt(m.Method, Values{raws: m.Params, codec: c.codec})
 }

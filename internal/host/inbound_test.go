@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ const inboundTimeout = 10 * time.Second
 // message is what a recordingHandler got: a request, a notification or a
 // request_async call, with its params decoded.
 type message struct {
-	kind   string // "request", "notification", "async"
+	kind   string // "request", "notification", "async", "late"
 	method string
 	params []any
 	call   host.Async
@@ -59,18 +60,27 @@ func (h *recordingHandler) Async(ctx context.Context, call host.Async) {
 	h.got <- message{kind: "async", method: call.Method, params: h.decode(call.Params), call: call}
 }
 
+func (h *recordingHandler) Late(call host.Async) {
+	h.got <- message{kind: "late", method: call.Method, params: h.decode(call.Params), call: call}
+}
+
 // openConn opens a Conn of editor over a fake editor that records the
-// calls, and runs it until the test ends.
-func openConn(t *testing.T, editor string, h host.Handler) (*host.Conn, *fakeeditor.Editor) {
+// calls, and runs it until the test ends; each of more changes the
+// Config first.
+func openConn(t *testing.T, editor string, h host.Handler, more ...func(*host.Config)) (*host.Conn, *fakeeditor.Editor) {
 	t.Helper()
 	fe, err := fakeeditor.New(fakeeditor.Options{Editor: editor, Record: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := host.Open(host.Config{
+	cfg := host.Config{
 		Editor: editor, Plugin: "demo", Instance: "1",
 		In: fe.PluginIn(), Out: fe.PluginOut(), Handler: h,
-	})
+	}
+	for _, f := range more {
+		f(&cfg)
+	}
+	conn, err := host.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +222,31 @@ func TestConnServesAsyncAndPending(t *testing.T) {
 			case m := <-h.got:
 				t.Errorf("the handler got %+v", m)
 			default:
+			}
+		})
+	}
+}
+
+// Once Config.Ending says so, a request_async call goes to Handler.Late
+// on the reading goroutine instead of waiting for its turn in the queue.
+func TestConnHandsLateAsyncs(t *testing.T) {
+	for _, editor := range []string{fakeeditor.Vim, fakeeditor.Nvim} {
+		t.Run(editor, func(t *testing.T) {
+			h := &recordingHandler{t: t, got: make(chan message, 8)}
+			var ending atomic.Bool
+			_, fe := openConn(t, editor, h, func(c *host.Config) { c.Ending = ending.Load })
+			if err := fe.Notify(protocol.MethodAsync, "s1", "f1", "work", []any{1}); err != nil {
+				t.Fatal(err)
+			}
+			if m := got(t, h); m.kind != "async" || m.method != "work" {
+				t.Errorf("before the end: got %+v, want the call in its turn", m)
+			}
+			ending.Store(true)
+			if err := fe.Notify(protocol.MethodAsync, "s2", "f2", "work", []any{2}); err != nil {
+				t.Fatal(err)
+			}
+			if m := got(t, h); m.kind != "late" || m.method != "work" || len(m.params) != 1 || m.params[0] != int64(2) {
+				t.Errorf("once ending: got %+v, want it late", m)
 			}
 		})
 	}

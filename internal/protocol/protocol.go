@@ -136,3 +136,51 @@ const (
 	FuncVimOnCall = "vigor#_internal#api#vim#on_call" // (channel, [-id, fn, args])
 	FuncVimBatch  = "vigor#_internal#api#vim#batch"   // (calls) -> [results, [index, error]|v:null]
 )
+
+// The answer to a vigor#request() is the reply tuple [result, error]:
+// error is null when the handler succeeded (result is what it returned),
+// else the message of its error, and result is null. The runtime takes the
+// tuple in FuncReply (on Neovim as two arguments, result and error) and
+// returns tuple[ReplyResult] when tuple[ReplyError] is null; otherwise
+// it throws the message (see ErrorPrefix). A test checks the runtime's
+// fast paths of vigor#request() (autoload/vigor.vim and its Vim9 twin)
+// and vigor#_internal#request#fail against these.
+const (
+	ReplyResult = 0 // index of the result in the reply tuple
+	ReplyError  = 1 // index of the error message in the reply tuple
+	ReplyLen    = 2 // the tuple's length
+)
+
+// The error object: what the failure callback of vigor#request_async()
+// gets, made by the SDK (for a handler that failed) and by the runtime
+// (for a call that the plugin never answered: s:error_object in
+// autoload/vigor/_internal/outbox.vim; a test checks it has the same keys
+// and the same values). Its keys are the ErrorKey* constants; the value
+// of ErrorKeyName is ErrorName, and that of ErrorKeyMessage is the text
+// that vigor#request() would throw after "[vigor] plugin.method: "
+// (ErrorPrefix).
+const (
+	ErrorName       = "VigorError"
+	ErrorKeyName    = "name"    // ErrorName
+	ErrorKeyPlugin  = "plugin"  // the plugin's name
+	ErrorKeyMethod  = "method"  // the method called
+	ErrorKeyMessage = "message" // what went wrong, without ErrorPrefix and the call
+)
+
+// ErrorPrefix starts every error that Vigor's runtime throws. The error
+// of a call of method of plugin whose handler failed with message reads
+// ErrorPrefix + plugin + "." + method + ": " + message (one nested in
+// another request reads differently: s:nested in
+// autoload/vigor/_internal/request.vim).
+const ErrorPrefix = "[vigor] "
+
+// ErrorObject is the error object of a request_async call of method of
+// plugin that failed with message.
+func ErrorObject(plugin, method, message string) map[string]any {
+	return map[string]any{
+		ErrorKeyName:    ErrorName,
+		ErrorKeyPlugin:  plugin,
+		ErrorKeyMethod:  method,
+		ErrorKeyMessage: message,
+	}
+}

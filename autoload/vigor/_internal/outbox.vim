@@ -80,7 +80,9 @@ function! vigor#_internal#outbox#fail_inflight(p, why) abort
   endfor
 endfunction
 
-" The value a request_async failure callback gets.
+" The value a request_async failure callback gets: the error object of
+" internal/protocol (ErrorObject), which the SDK makes too; a test there
+" keeps the keys and values the same.
 function! s:error_object(name, method, msg) abort
   return {'name': 'VigorError', 'plugin': a:name, 'method': a:method, 'message': a:msg}
 endfunction
