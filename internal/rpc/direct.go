@@ -79,6 +79,12 @@ type reader struct {
 	wakeCtx  context.Context
 	stopWake func() bool
 
+	// spare is the message the baton's holder reads into in readOwn; it
+	// is kept for the next read only when nothing else holds it (the
+	// message was the reader's own reply, whose values are copied out),
+	// so a call allocates no message. Only the baton's holder touches it.
+	spare *wire.Message
+
 	resume     chan struct{} // capacity 1: a handler ended
 	pauseTimer *time.Timer   // Run's, for pause
 	idleDelay  time.Duration
@@ -274,7 +280,7 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 		}
 		r.wakeCtx, r.stopWake = ctx, context.AfterFunc(ctx, r.wakeUp)
 	}
-	res, ok, err := r.readOwnLocked(ctx, id)
+	res, ok, err := r.readOwnLocked(ctx, id, ch)
 	r.reads.Add(1)
 	if r.runWaits.CompareAndSwap(true, false) {
 		r.readDone <- struct{}{}
@@ -286,16 +292,17 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 	// ended: the answer is on its way.
 	select {
 	case resp := <-ch:
+		r.s.reuse(ch)
 		return resp.result, resp.err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		return nil, context.Cause(ctx) // the reply still comes on ch: it is not reused
 	}
 }
 
 // readOwnLocked is readOwn while holding the baton; ok is false if the
 // reply was read by Run (or the session ended) and is on the call's
 // channel.
-func (r *reader) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok bool, err error) {
+func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) (res wire.Raw, ok bool, err error) {
 	defer r.release()
 	s := r.s
 	r.mu.Lock()
@@ -330,25 +337,31 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok 
 				return nil, false, nil // shutdown answered on the channel
 			}
 			if ctx.Err() != nil {
-				s.forget(id)
+				s.drop(id, ch)
 				return nil, true, context.Cause(ctx)
 			}
 			continue
 		}
-		m := new(wire.Message)
+		m := r.spare
+		if m == nil {
+			m = new(wire.Message)
+		}
+		r.spare = nil // dispatched or passed on below, unless it is the reply
 		if rerr := s.read(m); rerr != nil {
 			if errors.Is(rerr, wire.ErrMalformed) {
 				s.bad(m, rerr)
 				continue
 			}
 			// Run meets the same end of input and shuts the session down.
-			s.forget(id)
+			s.drop(id, ch)
 			return nil, true, closedErr(rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
-			s.forget(id)
+			s.drop(id, ch)
 			replied = true
 			resp := s.response(m)
+			*m = wire.Message{}
+			r.spare = m
 			return resp.result, true, resp.err
 		}
 		s.dispatch(m)
