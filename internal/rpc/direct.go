@@ -41,6 +41,13 @@ import (
 //     step, and whoever reads next reads its reply and drops it. Inside a
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
+//   - Alone: a call reads its own reply only if no other call was pending
+//     when it was made (Session.Call). With several calls under way, Run
+//     reads for them all on the runtime poller: a thread blocked in
+//     read() or poll() keeps its processor until the runtime takes it
+//     back, and the other callers could not write their requests
+//     meanwhile. A direct read that ends with calls still pending ends
+//     Run's pause at once (resumeRun), so their replies do not wait.
 //   - Run's pause and resume: Run never blocks in read(). It waits for the
 //     input on the runtime poller without the baton (waitInput); a caller
 //     that takes the baton kicks it out of that wait and waits for its
@@ -284,6 +291,11 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 	r.reads.Add(1)
 	if r.runWaits.CompareAndSwap(true, false) {
 		r.readDone <- struct{}{}
+	}
+	if r.s.anyPending() {
+		// Calls made while this one read wait on their channels: Run reads
+		// their replies, at once rather than after a pause.
+		r.resumeRun()
 	}
 	if ok {
 		return res, err

@@ -544,6 +544,13 @@ func (s *Session) drop(id int64, ch chan response) {
 // (slots).
 func (s *Session) reuse(ch chan response) { s.slots.Put(ch) }
 
+// anyPending reports whether a call waits for its response.
+func (s *Session) anyPending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.st.pending) > 0
+}
+
 // isPending reports whether the call id still waits for its response.
 func (s *Session) isPending(id int64) bool {
 	s.mu.Lock()
@@ -620,10 +627,12 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	ch := s.slot()
 	var id int64
 	var err error
+	alone := false
 	s.update(func(st *state) {
 		if err = st.err; err != nil {
 			return
 		}
+		alone = len(st.pending) == 0
 		st.nextID++
 		id = st.nextID
 		st.pending[id] = ch
@@ -645,7 +654,12 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		return nil, err
 	}
 	var res wire.Raw
-	if s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
+	// A call reads its own reply only when it is the only call: a thread
+	// blocked in read() keeps its processor until the runtime takes it
+	// back, so with other callers about, they could not write their
+	// requests meanwhile; their replies come through Run, which reads for
+	// them all on the runtime poller.
+	if alone && s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
 		res, err = s.rd.readOwn(ctx, id, ch)
 	} else {
 		select {
