@@ -624,6 +624,19 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 	return err
 }
 
+// UnmarshalAny decodes r as Unmarshal does into an empty *any, and
+// returns the value: a scalar allocates nothing for the result's place,
+// which a pointer given to Unmarshal through an interface does (it
+// escapes).
+func (c *Codec) UnmarshalAny(r wire.Raw) (any, error) {
+	if x, ok := fastScalar(r); ok {
+		return x, nil
+	}
+	var v any
+	err := c.Unmarshal(r, &v)
+	return v, err
+}
+
 // maxPooledValue is the size of the largest value whose decoder goes
 // back to the pool.
 const maxPooledValue = 1 << 20
