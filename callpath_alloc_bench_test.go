@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -121,6 +122,36 @@ func BenchmarkCallLarge(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkCallParallel is BenchmarkCallVim/raw and BenchmarkCallNvim/raw
+// made from 8 goroutines at once, as vigor-bench's parallel workload
+// makes them: ns/op against the sequential benchmark's is how much the
+// calls overlap (the fake answers at once, so less than with an editor).
+//
+// go test -run '^$' -bench 'CallParallel|CallVim/raw|CallNvim/raw' -benchmem .
+func BenchmarkCallParallel(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		start func(*testing.B) (*Plugin, func())
+	}{{"vim", benchVimPlugin}, {"nvim", benchPlugin}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, stop := c.start(b)
+			defer stop()
+			ctx := context.Background()
+			b.ReportAllocs()
+			// SetParallelism counts goroutines per processor: 8 in all.
+			b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := p.Call(ctx, "vigor_benchmark#discard", benchData); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 		})
 	}
 }

@@ -36,7 +36,10 @@ import (
 	"github.com/vigorvim/vigor/internal/wire"
 )
 
-// Caller is the part of rpc.Session that adapters use.
+// Caller is the part of rpc.Session that adapters use. It keeps nothing
+// of params once Call or Notify has returned: adapters reuse them.
+// Neovim's adapter passes the params of nvim_call_function as the one
+// value *msgpackrpc.FuncCall, which the codec writes as [Fn, Args].
 type Caller interface {
 	Call(ctx context.Context, method string, params []any) (wire.Raw, error)
 	Notify(ctx context.Context, method string, params []any) error

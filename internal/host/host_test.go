@@ -61,6 +61,11 @@ func encodeAppenders(params []any) ([]any, error) {
 			}
 			p = wire.Raw(b)
 		}
+		if fc, ok := p.(*msgpackrpc.FuncCall); ok && len(params) == 1 {
+			// The params [Fn, Args], which the caller reuses once the call
+			// has returned (Caller).
+			return []any{fc.Fn, fc.Args}, nil
+		}
 		out[i] = p
 	}
 	return out, nil
@@ -69,6 +74,7 @@ func encodeAppenders(params []any) ([]any, error) {
 func (f *fakeCaller) Notify(ctx context.Context, method string, params []any) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	params, _ = encodeAppenders(params)
 	f.sent = append(f.sent, sent{true, method, params})
 	return f.err
 }

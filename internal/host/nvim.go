@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
@@ -26,6 +27,36 @@ type Nvim struct {
 	// Neovim drops it, the batch falls back to Lua.
 	BatchMode string
 	noAtomic  atomic.Bool
+	// calls holds *funcCall for Call and Notify to reuse: a call boxes
+	// neither its function's name nor its arguments. One is taken for
+	// one call and given back once the call has returned (the session
+	// has encoded the params by then, and keeps nothing of them).
+	calls sync.Pool
+}
+
+// funcCall is the params of one nvim_call_function: params is
+// []any{&fc}, made once.
+type funcCall struct {
+	fc     msgpackrpc.FuncCall
+	params [1]any
+}
+
+// funcParams returns the params of nvim_call_function(fn, args) and the
+// funcCall to give back (putParams) once the call has returned.
+func (n *Nvim) funcParams(fn string, args []any) ([]any, *funcCall) {
+	c, _ := n.calls.Get().(*funcCall)
+	if c == nil {
+		c = new(funcCall)
+		c.params[0] = &c.fc
+	}
+	c.fc = msgpackrpc.FuncCall{Fn: fn, Args: args}
+	return c.params[:], c
+}
+
+// putParams gives c back, keeping nothing of the call's values.
+func (n *Nvim) putParams(c *funcCall) {
+	c.fc = msgpackrpc.FuncCall{}
+	n.calls.Put(c)
 }
 
 // Call implements Adapter.
@@ -33,7 +64,9 @@ func (n *Nvim) Call(ctx context.Context, fn string, args []any) (wire.Raw, error
 	if args == nil {
 		args = []any{}
 	}
-	raw, err := n.c.Call(ctx, "nvim_call_function", []any{fn, args})
+	params, fc := n.funcParams(fn, args)
+	raw, err := n.c.Call(ctx, "nvim_call_function", params)
+	n.putParams(fc)
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
 			full := nvimMessage(n.codec, re)
@@ -83,7 +116,10 @@ func (n *Nvim) Notify(ctx context.Context, fn string, args []any) error {
 	if args == nil {
 		args = []any{}
 	}
-	return argError(fn, -1, n.c.Notify(ctx, "nvim_call_function", []any{fn, args}), 2)
+	params, fc := n.funcParams(fn, args)
+	err := n.c.Notify(ctx, "nvim_call_function", params)
+	n.putParams(fc)
+	return argError(fn, -1, err, 2)
 }
 
 // EditorNotification implements Adapter: nvim_error_event [type, message].

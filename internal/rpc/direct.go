@@ -41,6 +41,13 @@ import (
 //     step, and whoever reads next reads its reply and drops it. Inside a
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
+//   - Alone: a call reads its own reply only if no other call was pending
+//     when it was made (Session.Call). With several calls under way, Run
+//     reads for them all on the runtime poller: a thread blocked in
+//     read() or poll() keeps its processor until the runtime takes it
+//     back, and the other callers could not write their requests
+//     meanwhile. A direct read that ends with calls still pending ends
+//     Run's pause at once (resumeRun), so their replies do not wait.
 //   - Run's pause and resume: Run never blocks in read(). It waits for the
 //     input on the runtime poller without the baton (waitInput); a caller
 //     that takes the baton kicks it out of that wait and waits for its
@@ -78,6 +85,12 @@ type reader struct {
 	// reader look at its own ctx again.
 	wakeCtx  context.Context
 	stopWake func() bool
+
+	// spare is the message the baton's holder reads into in readOwn; it
+	// is kept for the next read only when nothing else holds it (the
+	// message was the reader's own reply, whose values are copied out),
+	// so a call allocates no message. Only the baton's holder touches it.
+	spare *wire.Message
 
 	resume     chan struct{} // capacity 1: a handler ended
 	pauseTimer *time.Timer   // Run's, for pause
@@ -274,10 +287,15 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 		}
 		r.wakeCtx, r.stopWake = ctx, context.AfterFunc(ctx, r.wakeUp)
 	}
-	res, ok, err := r.readOwnLocked(ctx, id)
+	res, ok, err := r.readOwnLocked(ctx, id, ch)
 	r.reads.Add(1)
 	if r.runWaits.CompareAndSwap(true, false) {
 		r.readDone <- struct{}{}
+	}
+	if r.s.anyPending() {
+		// Calls made while this one read wait on their channels: Run reads
+		// their replies, at once rather than after a pause.
+		r.resumeRun()
 	}
 	if ok {
 		return res, err
@@ -286,16 +304,17 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 	// ended: the answer is on its way.
 	select {
 	case resp := <-ch:
+		r.s.reuse(ch)
 		return resp.result, resp.err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		return nil, context.Cause(ctx) // the reply still comes on ch: it is not reused
 	}
 }
 
 // readOwnLocked is readOwn while holding the baton; ok is false if the
 // reply was read by Run (or the session ended) and is on the call's
 // channel.
-func (r *reader) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok bool, err error) {
+func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) (res wire.Raw, ok bool, err error) {
 	defer r.release()
 	s := r.s
 	r.mu.Lock()
@@ -330,25 +349,31 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64) (res wire.Raw, ok 
 				return nil, false, nil // shutdown answered on the channel
 			}
 			if ctx.Err() != nil {
-				s.forget(id)
+				s.drop(id, ch)
 				return nil, true, context.Cause(ctx)
 			}
 			continue
 		}
-		m := new(wire.Message)
+		m := r.spare
+		if m == nil {
+			m = new(wire.Message)
+		}
+		r.spare = nil // dispatched or passed on below, unless it is the reply
 		if rerr := s.read(m); rerr != nil {
 			if errors.Is(rerr, wire.ErrMalformed) {
 				s.bad(m, rerr)
 				continue
 			}
 			// Run meets the same end of input and shuts the session down.
-			s.forget(id)
+			s.drop(id, ch)
 			return nil, true, closedErr(rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
-			s.forget(id)
+			s.drop(id, ch)
 			replied = true
 			resp := s.response(m)
+			*m = wire.Message{}
+			r.spare = m
 			return resp.result, true, resp.err
 		}
 		s.dispatch(m)

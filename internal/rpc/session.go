@@ -154,6 +154,17 @@ type Session struct {
 	wg     sync.WaitGroup
 	qwake  chan struct{} // capacity 1: the queue has work
 	deep   bool          // update also checks the invariants that cost O(n) (tests)
+
+	// slots holds reply channels (chan response, capacity 1) for Call to
+	// reuse, so that a call makes none. The rule that keeps a stale reply
+	// out of a reused channel: a channel goes back only from the caller
+	// that owns it, and only when nothing is in it and nothing will be
+	// sent on it: after the caller received its one reply from it, or
+	// after the caller itself removed its entry from pending (forget
+	// reported true), since only whoever removes an entry sends on it
+	// (take, shutdown). A caller that gave up after its entry was taken
+	// drops its channel to the garbage collector.
+	slots sync.Pool
 }
 
 // state is all of the session's state that more than one goroutine
@@ -502,8 +513,43 @@ func (s *Session) take(id int64) (ch chan response) {
 	return ch
 }
 
-// forget removes call id, whose caller has its answer or gave up.
-func (s *Session) forget(id int64) { s.update(func(st *state) { delete(st.pending, id) }) }
+// forget removes call id, whose caller has its answer or gave up. It
+// reports whether the entry was still there: then no one sends on the
+// call's channel (slots).
+func (s *Session) forget(id int64) (removed bool) {
+	s.update(func(st *state) {
+		_, removed = st.pending[id]
+		delete(st.pending, id)
+	})
+	return removed
+}
+
+// slot returns an empty reply channel for a call.
+func (s *Session) slot() chan response {
+	if ch, ok := s.slots.Get().(chan response); ok {
+		return ch
+	}
+	return make(chan response, 1)
+}
+
+// drop removes call id, whose caller owns ch, and gives ch back if no one
+// will send on it (slots).
+func (s *Session) drop(id int64, ch chan response) {
+	if s.forget(id) {
+		s.reuse(ch)
+	}
+}
+
+// reuse gives back ch, which is empty and on which no one will send
+// (slots).
+func (s *Session) reuse(ch chan response) { s.slots.Put(ch) }
+
+// anyPending reports whether a call waits for its response.
+func (s *Session) anyPending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.st.pending) > 0
+}
 
 // isPending reports whether the call id still waits for its response.
 func (s *Session) isPending(id int64) bool {
@@ -578,18 +624,21 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
 	}
-	ch := make(chan response, 1)
+	ch := s.slot()
 	var id int64
 	var err error
+	alone := false
 	s.update(func(st *state) {
 		if err = st.err; err != nil {
 			return
 		}
+		alone = len(st.pending) == 0
 		st.nextID++
 		id = st.nextID
 		st.pending[id] = ch
 	})
 	if err != nil {
+		s.reuse(ch)
 		return nil, err
 	}
 
@@ -601,18 +650,24 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		start = time.Now()
 	}
 	if err := s.write(wire.Request, func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
-		s.forget(id)
+		s.drop(id, ch)
 		return nil, err
 	}
 	var res wire.Raw
-	if s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
+	// A call reads its own reply only when it is the only call: a thread
+	// blocked in read() keeps its processor until the runtime takes it
+	// back, so with other callers about, they could not write their
+	// requests meanwhile; their replies come through Run, which reads for
+	// them all on the runtime poller.
+	if alone && s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
 		res, err = s.rd.readOwn(ctx, id, ch)
 	} else {
 		select {
 		case r := <-ch:
 			res, err = r.result, r.err
+			s.reuse(ch)
 		case <-ctx.Done():
-			s.forget(id)
+			s.drop(id, ch)
 			return nil, context.Cause(ctx)
 		}
 	}

@@ -1273,3 +1273,32 @@ func testVimChunkedCall(t *testing.T, cc codecCase) {
 		t.Errorf("%s params %q, want [%q, %d]", vimjson.FuncChunked, f.params, key2, n)
 	}
 }
+
+// A call made while another call waits for its reply does not read its
+// own: a thread blocked in read() would keep its processor from the other
+// callers, which could not write their requests meanwhile. Run reads the
+// replies of them all.
+func TestNoDirectReadWhileCallsPending(t *testing.T) {
+	for _, cc := range codecs {
+		cc.direct = true
+		t.Run(cc.name, func(t *testing.T) {
+			e := start(t, cc, nil, rpc.Options{})
+			first := call(rpc.WithoutDirectRead(context.Background()), e.sess, "first")
+			f1 := e.ed.expect(wire.Request, "first")
+			reads := rpc.DirectReadCount(e.sess)
+			second := call(context.Background(), e.sess, "second")
+			f2 := e.ed.expect(wire.Request, "second")
+			e.ed.respond(f2.id, "two")
+			if r := recv(t, second, "the second call"); r.err != nil || decodeSession[string](t, e.sess, r.raw) != "two" {
+				t.Fatalf("second call: %q, %v", r.raw, r.err)
+			}
+			e.ed.respond(f1.id, "one")
+			if r := recv(t, first, "the first call"); r.err != nil || decodeSession[string](t, e.sess, r.raw) != "one" {
+				t.Fatalf("first call: %q, %v", r.raw, r.err)
+			}
+			if n := rpc.DirectReadCount(e.sess) - reads; n != 0 {
+				t.Errorf("%d direct reads while a call was pending, want 0", n)
+			}
+		})
+	}
+}

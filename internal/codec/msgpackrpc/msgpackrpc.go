@@ -297,7 +297,7 @@ func (c *Codec) AppendRequest(b []byte, id int64, method string, params []any) (
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(4), e.EncodeInt(0), e.EncodeInt(id), e.EncodeString(method))
 	if err == nil {
-		err = c.encodeList(params, 2)
+		err = c.encodeParams(params)
 	}
 	return c.out.b, err
 }
@@ -309,7 +309,7 @@ func (c *Codec) AppendNotification(b []byte, method string, params []any) ([]byt
 	e := c.enc
 	err := firstErr(e.EncodeArrayLen(3), e.EncodeInt(2), e.EncodeString(method))
 	if err == nil {
-		err = c.encodeList(params, 2)
+		err = c.encodeParams(params)
 	}
 	return c.out.b, err
 }
@@ -365,6 +365,41 @@ func AppendInt(b []byte, n int64) []byte {
 
 // encodeList writes xs, a List at level (MaxMessageDepth). Its items are
 // at level+1: checking here spares the check of each String.
+// FuncCall is the params [Fn, Args] of nvim_call_function, for a
+// message whose params are the one value *FuncCall: the codec writes
+// them as it writes []any{Fn, Args}, and the caller boxes neither the
+// name nor the arguments (a *FuncCall is an any without an allocation).
+type FuncCall struct {
+	Fn   string
+	Args []any
+}
+
+// encodeParams writes the params of a request or notification.
+func (c *Codec) encodeParams(params []any) error {
+	if len(params) == 1 {
+		if fc, ok := params[0].(*FuncCall); ok {
+			return c.encodeFuncCall(fc)
+		}
+	}
+	return c.encodeList(params, 2)
+}
+
+// encodeFuncCall is encodeList(params, 2) for the params []any{fc.Fn,
+// fc.Args}: the same bytes, limits and errors.
+func (c *Codec) encodeFuncCall(fc *FuncCall) error {
+	const level = 2
+	if err := c.enc.EncodeArrayLen(2); err != nil {
+		return err
+	}
+	if err := c.enc.EncodeString(fc.Fn); err != nil {
+		return atIndex(err, 0, level)
+	}
+	if fc.Args == nil {
+		return atIndex(c.enc.EncodeNil(), 1, level)
+	}
+	return atIndex(c.encodeList(fc.Args, level+1), 1, level)
+}
+
 func (c *Codec) encodeList(xs []any, level int) error {
 	if level > MaxMessageDepth+1 || len(xs) > 0 && level > MaxMessageDepth {
 		return tooDeep()
@@ -587,6 +622,19 @@ func (c *Codec) Unmarshal(r wire.Raw, v any) error {
 		c.values.Put(vd)
 	}
 	return err
+}
+
+// UnmarshalAny decodes r as Unmarshal does into an empty *any, and
+// returns the value: a scalar allocates nothing for the result's place,
+// which a pointer given to Unmarshal through an interface does (it
+// escapes).
+func (c *Codec) UnmarshalAny(r wire.Raw) (any, error) {
+	if x, ok := fastScalar(r); ok {
+		return x, nil
+	}
+	var v any
+	err := c.Unmarshal(r, &v)
+	return v, err
 }
 
 // maxPooledValue is the size of the largest value whose decoder goes

@@ -511,8 +511,19 @@ func appendString(b []byte, s string) []byte {
 // nested more than wire.MaxDepth deep is an error wrapping wire.ErrTooDeep.
 func Unmarshal(r wire.Raw, v any) error {
 	err := unmarshal(r, v)
+	if err == nil {
+		return nil
+	}
+	return unmarshalFailed(r, v, err)
+}
+
+// unmarshalFailed is Unmarshal after unmarshal failed with err: it makes
+// the errors of encoding/json Vim's, and reads Vim's non-finite Floats. It
+// is a function of its own so that a value that decodes allocates nothing
+// for the error's analysis (errors.As's target escapes).
+func unmarshalFailed(r wire.Raw, v any, err error) error {
 	var se *json.SyntaxError
-	if err == nil || !errors.As(err, &se) {
+	if !errors.As(err, &se) {
 		return err
 	}
 	if strings.HasSuffix(se.Error(), "exceeded max depth") { // encoding/json's limit is wire.MaxDepth

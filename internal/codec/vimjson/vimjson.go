@@ -472,6 +472,19 @@ func (w *Writer) Write(p []byte) (int, error) {
 // Unmarshal implements wire.Codec.
 func (c *Codec) Unmarshal(r wire.Raw, v any) error { return Unmarshal(r, v) }
 
+// UnmarshalAny decodes r as Unmarshal does into an empty *any, and
+// returns the value: a scalar (a Number, a Float, a String, v:true,
+// v:false, v:null) allocates nothing for the result's place, which a
+// pointer given to Unmarshal through an interface does (it escapes).
+func (c *Codec) UnmarshalAny(r wire.Raw) (any, error) {
+	if x, ok := fastScalar(r); ok {
+		return x, nil
+	}
+	var v any
+	err := Unmarshal(r, &v)
+	return v, err
+}
+
 // TypeName implements wire.Codec.
 func (c *Codec) TypeName(r wire.Raw) string { return TypeName(r) }
 
