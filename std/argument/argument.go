@@ -28,12 +28,14 @@
 //   - A backslash before a space, a tab or a backslash stands for that
 //     character (so "a\ b" is one argument "a b"); any other backslash is
 //     itself ("C:\Users" stays as it is). So far this is <f-args>.
-//   - A '"' or a '\” at the start of an argument, or right after an '='
-//     in it, begins a quoted part, which ends at the same quote and may
-//     hold spaces: "a b" and --name="a b" are one argument each. In
-//     double quotes, \" is '"' and \\ is '\'; in single quotes nothing is
-//     special but ” (a '\”, as in a Vim literal string). A quote in the
-//     middle of a word is just a character: don't, 5'11".
+//   - A double or a single quote at the start of an argument, or right
+//     after an '=' in it, begins a quoted part, which ends at the same
+//     quote and may hold spaces: "a b" and --name="a b" are one argument
+//     each. In double quotes, a backslash before a double quote or a
+//     backslash stands for it; in single quotes nothing is special but
+//     two single quotes, which stand for one (as in a Vim literal
+//     string). A quote in the middle of a word is just a
+//     character: don't, 5'11".
 //   - A backslash before a quote stands for the quote: \"a is the
 //     argument "a (a '"' and an a).
 //

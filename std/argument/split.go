@@ -82,8 +82,8 @@ func split(fn, line string) ([]string, error) {
 	return out, nil
 }
 
-// quoted reads the quoted part of line that starts at line[start], a '"'
-// or a '\”, and returns the index of its closing quote and its text.
+// quoted reads the quoted part of line that starts at line[start], a
+// double or a single quote, and returns the index of its closing quote and its text.
 func quoted(line string, start int) (end int, part []byte, ok bool) {
 	q := line[start]
 	for i := start + 1; i < len(line); i++ {
