@@ -42,7 +42,7 @@
 //     in params as a space (as a URL query does, and as deno-denops-std
 //     writes a space); Format writes a space as a space.
 //
-// Everything else (spaces, non-ASCII text, '/', '\\', ':') stays as it
+// Everything else (spaces, non-ASCII text, '/', '\', ':') stays as it
 // is, so that names stay readable in the status line and in :ls. The
 // fragment is the text after the first '#': a '#' or ';' in it stays as
 // it is. Use the fragment to give the buffer a suffix that filetype
