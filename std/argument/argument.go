@@ -69,7 +69,8 @@ import (
 	"strings"
 )
 
-// Args are a command's arguments, parsed.
+// Args are a command's arguments, parsed. Parse and ParseFields give
+// non-nil Opts and Flags, empty when there are none.
 type Args struct {
 	// Opts are the ++name[=value] arguments.
 	Opts Opts
@@ -113,7 +114,7 @@ func BuiltinOpts() []string {
 // Parse splits line, a command's <q-args>, with Split and parses the
 // arguments with ParseFields.
 func Parse(line string) (Args, error) {
-	args, err := split("argument.Parse", line)
+	args, err := split("argument.Parse", line, true)
 	if err != nil {
 		return Args{}, err
 	}

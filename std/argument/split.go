@@ -13,39 +13,24 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 // character, and any other backslash is itself. Quotes are characters.
 // An empty or blank qargs gives no arguments.
 func FArgs(qargs string) []string {
-	var out []string
-	var arg []byte
-	in := false
-	for i := 0; i < len(qargs); i++ {
-		c := qargs[i]
-		switch {
-		case isBlank(c):
-			if in {
-				out = append(out, string(arg))
-				arg, in = arg[:0], false
-			}
-			continue
-		case c == '\\' && i+1 < len(qargs) && (isBlank(qargs[i+1]) || qargs[i+1] == '\\'):
-			i++
-			c = qargs[i]
-		}
-		arg = append(arg, c)
-		in = true
-	}
-	if in {
-		out = append(out, string(arg))
-	}
-	return out
+	args, _ := split("argument.FArgs", qargs, false)
+	return args
 }
 
 // Split splits line, a command's <q-args>, into arguments: as FArgs does,
 // and with quoted parts (see the package documentation). It fails when a
 // quote is not closed.
 func Split(line string) ([]string, error) {
-	return split("argument.Split", line)
+	return split("argument.Split", line, true)
 }
 
-func split(fn, line string) ([]string, error) {
+// split splits line as FArgs does, and also as Split does when quotes is
+// set; only then can it fail.
+func split(fn, line string, quotes bool) ([]string, error) {
+	escaped := " \t\\"
+	if quotes {
+		escaped += "\"'"
+	}
 	var out []string
 	var arg []byte
 	in := false // in an argument
@@ -57,24 +42,23 @@ func split(fn, line string) ([]string, error) {
 				out = append(out, string(arg))
 				arg, in = arg[:0], false
 			}
+			continue
 		case c == '\\':
-			if i+1 < len(line) && strings.IndexByte(" \t\\\"'", line[i+1]) >= 0 {
+			if i+1 < len(line) && strings.IndexByte(escaped, line[i+1]) >= 0 {
 				i++
 			}
 			arg = append(arg, line[i])
-			in = true
-		case (c == '"' || c == '\'') && (!in || len(arg) > 0 && arg[len(arg)-1] == '='):
+		case quotes && (c == '"' || c == '\'') && (!in || len(arg) > 0 && arg[len(arg)-1] == '='):
 			end, part, ok := quoted(line, i)
 			if !ok {
 				return nil, fmt.Errorf("%s: the %c at byte %d is not closed", fn, c, i)
 			}
 			arg = append(arg, part...)
-			in = true
 			i = end
 		default:
 			arg = append(arg, c)
-			in = true
 		}
+		in = true
 	}
 	if in {
 		out = append(out, string(arg))

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"net/url"
 	"reflect"
 
 	"github.com/vigorvim/vigor"
@@ -47,7 +46,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		if err != nil {
 			return err
 		}
-		lines := []string{b.Scheme, b.Expr, url.Values(b.Params).Encode(), b.Fragment}
+		lines := []string{b.Scheme, b.Expr, b.Params.Encode(), b.Fragment}
 		_, err = fn.Setline(ctx, p, 1, lines)
 		return err
 	})
