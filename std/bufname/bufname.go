@@ -54,7 +54,8 @@
 // a name with no "{scheme}://", a scheme that is not one (see above), a
 // character that Format always escapes ('"', '<', '>', '|', '?', '*', a
 // control character, invalid UTF-8), and a '%' that does not start a %XX
-// escape. So a name that Parse accepts is one Format could have written.
+// escape. What Parse accepts, Format writes back as a name that Parse reads
+// into the same Bufname.
 //
 // Open such a name with fnameescape() (":execute 'edit' fnameescape(name)")
 // or the buffer functions, not by pasting it after :edit, where '%', '#'
