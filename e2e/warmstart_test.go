@@ -95,6 +95,23 @@ func TestWarmStartManyPlugins(t *testing.T) {
 	})
 }
 
+// warmPlugins writes a repository of n plugins (manyPlugins) and fills a
+// cache with their builds in one start; it returns the repository, the
+// cache and the commands that make the editor build with fakeGo.
+func warmPlugins(t *testing.T, prefix string, n int) (repo, cache string, cmds []string) {
+	t.Helper()
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	goCmd := fakeGo(t, dir, vigor, plugin)
+	repo = manyPlugins(t, dir, prefix, n)
+	cache = filepath.Join(dir, "cache")
+	cmds = []string{"let g:vigor#go = " + editortest.VimString(goCmd)}
+	fill := editortest.Start(t, "nvim", editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: cmds})
+	fill.WaitFor(t, "!"+stillLoading, 60*time.Second)
+	fill.Close()
+	return repo, cache, cmds
+}
+
 // A request at startup to one of many eager plugins is answered before
 // the others are built or started: they are held while it waits (so that
 // the waited-for plugin has the CPUs), and load right after it. The
@@ -102,15 +119,7 @@ func TestWarmStartManyPlugins(t *testing.T) {
 // answer, no other plugin has a build result ('build' is set when the
 // vigor command reports a plugin) nor a process.
 func TestWaitedForPluginStartsFirst(t *testing.T) {
-	dir := t.TempDir()
-	vigor, plugin := prebuild(t, dir)
-	goCmd := fakeGo(t, dir, vigor, plugin)
-	repo := manyPlugins(t, dir, "e", 6)
-	cache := filepath.Join(dir, "cache")
-	cmds := []string{"let g:vigor#go = " + editortest.VimString(goCmd)}
-	fill := editortest.Start(t, "nvim", editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: cmds})
-	fill.WaitFor(t, "!"+stillLoading, 60*time.Second)
-	fill.Close()
+	repo, cache, cmds := warmPlugins(t, "e", 6)
 
 	ask := append(cmds,
 		`function! AskFirst(_timer) abort
@@ -153,15 +162,7 @@ func TestWaitedForPluginStartsFirst(t *testing.T) {
 // wait that lasts (here vigor#plugin#wait() for a plugin that never comes,
 // from VimEnter) does not keep the eager plugins from loading meanwhile.
 func TestHeldPluginsLoadDuringLongWait(t *testing.T) {
-	dir := t.TempDir()
-	vigor, plugin := prebuild(t, dir)
-	goCmd := fakeGo(t, dir, vigor, plugin)
-	repo := manyPlugins(t, dir, "e", 3)
-	cache := filepath.Join(dir, "cache")
-	cmds := []string{"let g:vigor#go = " + editortest.VimString(goCmd)}
-	fill := editortest.Start(t, "nvim", editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: cmds})
-	fill.WaitFor(t, "!"+stillLoading, 60*time.Second)
-	fill.Close()
+	repo, cache, cmds := warmPlugins(t, "e", 3)
 
 	wait := append(cmds,
 		`function! WaitLong(_timer) abort
