@@ -94,3 +94,95 @@ func TestWarmStartManyPlugins(t *testing.T) {
 		}
 	})
 }
+
+// warmPlugins writes a repository of n plugins (manyPlugins) and fills a
+// cache with their builds in one start; it returns the repository, the
+// cache and the commands that make the editor build with fakeGo.
+func warmPlugins(t *testing.T, prefix string, n int) (repo, cache string, cmds []string) {
+	t.Helper()
+	dir := t.TempDir()
+	vigor, plugin := prebuild(t, dir)
+	goCmd := fakeGo(t, dir, vigor, plugin)
+	repo = manyPlugins(t, dir, prefix, n)
+	cache = filepath.Join(dir, "cache")
+	cmds = []string{"let g:vigor#go = " + editortest.VimString(goCmd)}
+	fill := editortest.Start(t, "nvim", editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: cmds})
+	fill.WaitFor(t, "!"+stillLoading, 60*time.Second)
+	fill.Close()
+	return repo, cache, cmds
+}
+
+// A request at startup to one of many eager plugins is answered before
+// the others are built or started: they are held while it waits (so that
+// the waited-for plugin has the CPUs), and load right after it. The
+// request comes from a VimEnter timer, as a user's first call does; at its
+// answer, no other plugin has a build result ('build' is set when the
+// vigor command reports a plugin) nor a process.
+func TestWaitedForPluginStartsFirst(t *testing.T) {
+	repo, cache, cmds := warmPlugins(t, "e", 6)
+
+	ask := append(cmds,
+		`function! AskFirst(_timer) abort
+		   let g:first = vigor#request('e000', 'greet', ['first'])
+		   let g:others = map(filter(values(vigor#_internal#plugin#all()), 'v:val.name !=# "e000"'),
+		         \ 'v:val.name . " " . v:val.state . " " . v:val.build . " " . string(v:val.handle isnot v:null)')
+		 endfunction`,
+		`autocmd VimEnter * call timer_start(0, 'AskFirst')`)
+	each(t, editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: ask}, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "exists('g:first') && !"+stillLoading, 30*time.Second)
+		var first string
+		var others, bad []string
+		if err := ed.EvalInto("g:first", &first); err != nil {
+			t.Fatal(err)
+		}
+		if err := ed.EvalInto("g:others", &others); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(first, "first") {
+			t.Errorf("%s: the first answer is %q", ed.Kind, first)
+		}
+		if len(others) != 5 {
+			t.Fatalf("%s: the other plugins at the first answer: %q", ed.Kind, others)
+		}
+		for _, o := range others {
+			if !strings.HasSuffix(o, " building  0") {
+				t.Errorf("%s: at the first answer another plugin was built or started (name state build process): %q", ed.Kind, o)
+			}
+		}
+		if err := ed.EvalInto(notLoaded, &bad); err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s: plugins not loaded after the first answer: %q", ed.Kind, bad)
+		}
+	})
+}
+
+// The plugins held while something waits are held for a bounded time: a
+// wait that lasts (here vigor#plugin#wait() for a plugin that never comes,
+// from VimEnter) does not keep the eager plugins from loading meanwhile.
+func TestHeldPluginsLoadDuringLongWait(t *testing.T) {
+	repo, cache, cmds := warmPlugins(t, "e", 3)
+
+	wait := append(cmds,
+		`function! WaitLong(_timer) abort
+		   let g:waited = vigor#plugin#wait('nothere', {'timeout': 3000, 'silent': 1})
+		   let g:during = map(values(vigor#_internal#plugin#all()), 'v:val.name . " " . v:val.state')
+		 endfunction`,
+		`autocmd VimEnter * call timer_start(0, 'WaitLong')`)
+	each(t, editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: wait}, func(t *testing.T, ed *editortest.Editor) {
+		ed.WaitFor(t, "exists('g:during')", 30*time.Second)
+		var during []string
+		if err := ed.EvalInto("g:during", &during); err != nil {
+			t.Fatal(err)
+		}
+		if len(during) != 3 {
+			t.Fatalf("%s: the plugins at the end of the wait: %q", ed.Kind, during)
+		}
+		for _, d := range during {
+			if !strings.HasSuffix(d, " loaded") {
+				t.Errorf("%s: a plugin did not load during a 3 s wait for another: %q", ed.Kind, d)
+			}
+		}
+	})
+}

@@ -4,7 +4,7 @@
 " directory): builds it if needed, starts it and fires the events. Does
 " nothing if it is already loading, loaded or unloading.
 function! vigor#plugin#load(name, dir) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -20,7 +20,7 @@ endfunction
 " Unloads {name}: its unload hooks run, then its process exits. If it is
 " still loading, it is unloaded once it has loaded.
 function! vigor#plugin#unload(name) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -30,7 +30,7 @@ endfunction
 " Unloads {name} and loads it again (rebuilding it if its code changed). A
 " plugin that failed to load is loaded again.
 function! vigor#plugin#reload(name) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -39,7 +39,7 @@ endfunction
 
 " 1 if {name} has finished loading, successfully or not; 0 otherwise.
 function! vigor#plugin#is_loaded(name) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -49,7 +49,7 @@ endfunction
 " The state of {name}: 'reserved', 'building', 'starting', 'loaded',
 " 'failed', 'unloading', 'stopped', or '' for a plugin Vigor does not know.
 function! vigor#plugin#status(name) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -61,7 +61,7 @@ endfunction
 " {options}: timeout (ms, default g:vigor#request_timeout), interval (ms),
 " silent (no message on timeout or failure).
 function! vigor#plugin#wait(name, ...) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif
@@ -73,7 +73,13 @@ function! vigor#plugin#wait(name, ...) abort
   let l:timeout = get(l:opts, 'timeout', vigor#_internal#conf#get('request_timeout'))
   let l:interval = get(l:opts, 'interval', vigor#_internal#conf#get('wait_interval'))
   let l:silent = get(l:opts, 'silent', 0)
-  let l:r = s:wait_loaded(a:name, l:timeout, l:interval)
+  " (build.vim builds and starts what is waited for first.)
+  call vigor#_internal#build#wait_begin(a:name)
+  try
+    let l:r = s:wait_loaded(a:name, l:timeout, l:interval)
+  finally
+    call vigor#_internal#build#wait_end(a:name)
+  endtry
   if l:r == -1
     if !l:silent
       call vigor#_internal#echo#error(printf('%s did not load within %d ms (it is %s)', a:name, l:timeout,
@@ -133,7 +139,7 @@ endfunction
 " Calls {callback} when {name} has loaded (at once if it is loaded). It is
 " dropped if the load fails.
 function! vigor#plugin#wait_async(name, callback) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
+  let l:err = vigor#_internal#name#error(a:name)
   if !empty(l:err)
     throw l:err
   endif

@@ -1,6 +1,7 @@
 " Plugin builds: queues them, runs the vigor command on them (one run for
-" the builds queued in the same tick, which builds in parallel), and reads
-" its JSON progress (internal/build) into the plugins' state.
+" the builds queued in the same tick, which builds in parallel), reads its
+" JSON progress (internal/build) into the plugins' state, and orders the
+" builds and starts so that a plugin that something waits for goes first.
 " The builds queued this tick: {'name', 'dir', 'force'} each.
 let s:queue = []
 let s:flush_timer = -1
@@ -9,14 +10,25 @@ let s:flush_timer = -1
 let s:running = {}
 let s:progress_timer = -1
 " The plugins built and not started yet, {'name', 'bin'} each, and the timer
-" that starts them: one a tick, those that a request waits for first
-" (request#waiting()), so that a start of many plugins lets each answer
-" as soon as it is ready, instead of after every process has started.
+" that starts them: one a tick, those waited for first, so that a start of
+" many plugins lets each answer as soon as it is ready, instead of after
+" every process has started.
 let s:built = []
 let s:start_timer = -1
-" Since when starts wait for a request's plugin (s:start_next), or [].
+" The plugins that a vigor#request() or vigor#plugin#wait() waits for
+" (wait_begin() and wait_end()): name -> how many waits. While there are
+" any, the builds (s:held) and starts (s:built) of the plugins that nobody
+" waits for are held, so that the waited-for ones have the CPUs to
+" themselves; a wait for a held plugin builds or starts it at once. The
+" hold ends when no wait is left, and at the latest s:HOLD ms after it
+" began (s:hold_since, a reltime(), [] until something is held while a
+" wait is on; s:hold_timer ends it): no plugin is held for longer, and
+" nothing is held again until the waits have ended.
+let s:waited = {}
 let s:held = []
-let s:HOLD = 50
+let s:hold_since = []
+let s:hold_timer = -1
+let s:HOLD = 100
 
 " Queues a plugin build; builds queued in the same tick run in one vigor
 " command, in parallel. With force, the build ignores the cache.
@@ -30,16 +42,86 @@ endfunction
 function! s:flush(_timer) abort
   let s:flush_timer = -1
   let l:queue = s:queue
-  " The builds queued this tick: {'name', 'dir', 'force'} each.
-let s:queue = []
-  " Forced builds (:Vigor rebuild) run in a command of their own.
-  let l:forced = filter(copy(l:queue), 'v:val.force')
-  call filter(l:queue, '!v:val.force')
+  let s:queue = []
+  if s:holding()
+    call extend(s:held, filter(copy(l:queue), '!has_key(s:waited, v:val.name)'))
+    call filter(l:queue, 'has_key(s:waited, v:val.name)')
+    call s:hold()
+  endif
+  call s:run_all(l:queue)
+endfunction
+
+" Runs the builds of queue: forced builds (:Vigor rebuild) in a command of
+" their own.
+function! s:run_all(queue) abort
+  let l:forced = filter(copy(a:queue), 'v:val.force')
+  let l:queue = filter(copy(a:queue), '!v:val.force')
   for l:q in [l:queue, l:forced]
     if !empty(l:q)
       call s:run(l:q, l:q is l:forced)
     endif
   endfor
+endfunction
+
+" A wait for the plugin {name} begins (vigor#request(), vigor#plugin#wait()
+" of a plugin on its way): its held build runs now, and its start comes
+" before the others'.
+function! vigor#_internal#build#wait_begin(name) abort
+  let s:waited[a:name] = get(s:waited, a:name, 0) + 1
+  let l:mine = filter(copy(s:held), 'v:val.name ==# a:name')
+  if !empty(l:mine)
+    call filter(s:held, 'v:val.name !=# a:name')
+    call s:run_all(l:mine)
+  endif
+  if !empty(s:built) && s:start_timer == -1
+    let s:start_timer = timer_start(0, function('s:start_next'))
+  endif
+endfunction
+
+" A wait for {name} has ended: with none left, the held builds and starts
+" go, from a timer (after the call that waited).
+function! vigor#_internal#build#wait_end(name) abort
+  let s:waited[a:name] = get(s:waited, a:name, 1) - 1
+  if s:waited[a:name] <= 0
+    unlet s:waited[a:name]
+  endif
+  if !empty(s:waited)
+    return
+  endif
+  let s:hold_since = []
+  if s:hold_timer != -1
+    call timer_stop(s:hold_timer)
+    let s:hold_timer = -1
+  endif
+  if !empty(s:held) || !empty(s:built)
+    let s:hold_timer = timer_start(0, function('s:release'))
+  endif
+endfunction
+
+" Whether the builds and starts of plugins nobody waits for are held.
+function! s:holding() abort
+  return !empty(s:waited) && (empty(s:hold_since) || reltimefloat(reltime(s:hold_since)) * 1000 < s:HOLD)
+endfunction
+
+" Something is held: the hold ends s:HOLD ms after it began at the latest.
+function! s:hold() abort
+  if empty(s:hold_since)
+    let s:hold_since = reltime()
+  endif
+  if s:hold_timer == -1
+    let l:left = s:HOLD - float2nr(reltimefloat(reltime(s:hold_since)) * 1000)
+    let s:hold_timer = timer_start(max([l:left, 0]) + 1, function('s:release'))
+  endif
+endfunction
+
+function! s:release(_timer) abort
+  let s:hold_timer = -1
+  let l:held = s:held
+  let s:held = []
+  call s:run_all(l:held)
+  if !empty(s:built) && s:start_timer == -1
+    let s:start_timer = timer_start(0, function('s:start_next'))
+  endif
 endfunction
 
 " With the vigor command's sources not checked yet in this editor
@@ -194,29 +276,25 @@ function! s:start_later(name, bin) abort
   endif
 endfunction
 
-" While a request waits for a plugin that is not among them (its build has
-" not said so yet, or it is starting), the others wait too, up to s:HOLD
-" ms: each start holds the editor for a millisecond or two.
+" Starts the next built plugin: one that is waited for, else the first
+" unless starts are held (s:holding()).
 function! s:start_next(_timer) abort
   let s:start_timer = -1
   if empty(s:built)
     return
   endif
   let l:i = 0
-  while l:i < len(s:built) && !vigor#_internal#request#waiting(s:built[l:i].name)
+  while l:i < len(s:built) && !has_key(s:waited, s:built[l:i].name)
     let l:i += 1
   endwhile
-  if l:i == len(s:built) && vigor#_internal#request#waiting('')
-    if empty(s:held)
-      let s:held = reltime()
-    endif
-    if reltimefloat(reltime(s:held)) * 1000 < s:HOLD
-      let s:start_timer = timer_start(1, function('s:start_next'))
+  if l:i == len(s:built)
+    if s:holding()
+      call s:hold()
       return
     endif
+    let l:i = 0
   endif
-  let s:held = []
-  let l:next = remove(s:built, l:i < len(s:built) ? l:i : 0)
+  let l:next = remove(s:built, l:i)
   if !empty(s:built)
     let s:start_timer = timer_start(0, function('s:start_next'))
   endif

@@ -97,7 +97,7 @@ function! s:found() abort
         continue
       endif
       let l:seen[l:name] = 1
-      if !vigor#_internal#plugin#valid_name(l:name)
+      if !vigor#_internal#name#valid(l:name)
         call vigor#_internal#echo#warn(printf('skipped %s: a plugin name is letters, digits, - and _', l:dir))
         continue
       endif

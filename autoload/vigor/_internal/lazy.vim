@@ -26,11 +26,37 @@ function! vigor#_internal#lazy#setup(name, dir) abort
   let l:detail = []
   try
     let l:d = vigor#_internal#lazyjson#read(l:file, l:detail)
-    call vigor#_internal#plugin#declare_lazy(a:name, a:dir, l:d)
+    call s:register(a:name, a:dir, l:d)
   catch /^\[vigor\] /
-    call vigor#_internal#plugin#fail_lazy(a:name, a:dir, printf('%s: %s', l:file, v:exception[8:]), l:detail)
+    call s:fail(a:name, a:dir, printf('%s: %s', l:file, v:exception[8:]), l:detail)
   endtry
   return 1
+endfunction
+
+" Registers name, found in dir with the lazy declaration d, as lazy:
+" nothing is built or started until it is used. A plugin on its way or
+" loaded is left as it is. Throws a [vigor] error if a stub cannot be
+" defined.
+function! s:register(name, dir, d) abort
+  let l:p = vigor#_internal#plugin#entry(a:name, a:dir)
+  if index(['stopped', 'failed'], l:p.state) < 0
+    return
+  endif
+  call vigor#_internal#lazy#declare(a:name, a:d)
+  call vigor#_internal#plugin#to_lazy(a:name, a:dir)
+endfunction
+
+" name, found in dir, fails without being built: its lazy.json is wrong
+" (msg). detail goes to its log. 'bad_lazy' (this file's field of the
+" entry) makes a load or reload read the file again (plugin#load()).
+function! s:fail(name, dir, msg, detail) abort
+  let l:p = vigor#_internal#plugin#entry(a:name, a:dir)
+  let l:p.dir = a:dir
+  let l:p.bad_lazy = 1
+  if !empty(a:detail)
+    call vigor#_internal#stderr#log(l:p, a:detail)
+  endif
+  call vigor#_internal#plugin#fail(l:p, a:msg)
 endfunction
 
 " What Vim says in an error, without where and its number.

@@ -13,7 +13,8 @@
 "   reserved, building, starting, loaded (crashes) -> failed -> reserved
 "                                                    (load() or reload())
 "
-" Who moves it: load() (the user, discovery, a lazy stub, a request),
+" Who moves it: to_lazy() (lazy.vim: a lazy.json read at discovery),
+" load() (the user, discovery, a lazy stub, a request),
 " flush_reserved() and fail_reserved() (bootstrap.vim: the vigor command
 " is there, or cannot be had), on_built() and on_build_failed()
 " (build.vim), on_ready() and on_failed() (the SDK, protocol.FuncReady and
@@ -21,7 +22,6 @@
 " start timeout, exit, crash, channel gone), unload() and reload() (the
 " user, on_stuck()). An unload or reload that comes while a plugin loads
 " waits in 'pending' until on_ready().
-let s:NAME = '^[-_0-9a-zA-Z]\+$'
 let s:LOADING = ['reserved', 'building', 'starting']
 
 " The registry: name -> entry. This file owns it and makes the entries
@@ -32,29 +32,6 @@ let s:LOADING = ['reserved', 'building', 'starting']
 let s:plugins = {}
 " wait_async callbacks for names not known yet.
 let s:early_waiters = {}
-
-function! vigor#_internal#plugin#valid_name(name) abort
-  return type(a:name) == v:t_string && a:name =~# s:NAME
-endfunction
-
-function! vigor#_internal#plugin#check_name(name) abort
-  let l:err = vigor#_internal#plugin#name_error(a:name)
-  if !empty(l:err)
-    throw l:err
-  endif
-endfunction
-
-" The error for an invalid plugin name, or ''. The public functions throw
-" it themselves, so that "Error detected while processing" names them
-" alone.
-function! vigor#_internal#plugin#name_error(name) abort
-  if type(a:name) != v:t_string
-    return '[vigor] a plugin name must be a String, not ' . vigor#_internal#value#article(a:name)
-  elseif a:name !~# s:NAME
-    return printf('[vigor] invalid plugin name %s: a name is letters, digits, - and _', string(a:name))
-  endif
-  return ''
-endfunction
 
 " Returns the registry entry of name, or {}. Here and in all() and state(),
 " the registry is filled first if the runtime has not started yet after
@@ -111,9 +88,9 @@ function! s:new(name, dir) abort
         \ 'inflight': {},
         \}
   " Written here: name .. bin (build and build_ms through built_as(), and
-  " unload_error by process.vim's kill too); by process.vim: handle ..
-  " restarts; by stderr.vim: stderr, err_in_log, log_start; by outbox.vim:
-  " queue, inflight.
+  " unload_error by process.vim's kill too, bad_lazy by lazy.vim's failure
+  " too); by process.vim: handle .. restarts; by stderr.vim: stderr,
+  " err_in_log, log_start; by outbox.vim: queue, inflight.
   let s:plugins[a:name] = l:p
   if has_key(s:early_waiters, a:name)
     unlet s:early_waiters[a:name]
@@ -423,31 +400,25 @@ function! vigor#_internal#plugin#add_waiter(name, Cb) abort
   endif
 endfunction
 
-" Registers name, found in dir with the lazy declaration d (lazy.json), in
-" the state 'lazy': nothing is built or started until it is used. Throws
-" a [vigor] error, and registers nothing, if a stub cannot be defined.
-function! vigor#_internal#plugin#declare_lazy(name, dir, d) abort
+" Returns the registry entry of name, found in dir, and registers it
+" (stopped) if it is not known yet. For lazy.vim, which registers lazy
+" plugins while the runtime starts (so without get()'s start).
+function! vigor#_internal#plugin#entry(name, dir) abort
   let l:p = get(s:plugins, a:name, {})
-  if !empty(l:p) && index(['stopped', 'failed'], l:p.state) < 0
-    return
+  return empty(l:p) ? s:new(a:name, a:dir) : l:p
+endfunction
+
+" stopped, failed (or unknown) -> lazy: name, found in dir, waits for its
+" first use of a stub (lazy.vim has defined them). Returns 0, and does
+" nothing, if name is on its way or loaded.
+function! vigor#_internal#plugin#to_lazy(name, dir) abort
+  let l:p = vigor#_internal#plugin#entry(a:name, a:dir)
+  if index(['stopped', 'failed'], l:p.state) < 0
+    return 0
   endif
-  call vigor#_internal#lazy#declare(a:name, a:d)
-  let l:p = empty(l:p) ? s:new(a:name, a:dir) : l:p
   let l:p.dir = a:dir
   let l:p.state = 'lazy'
   let l:p.error = ''
   let l:p.bad_lazy = 0
-endfunction
-
-" name, found in dir, fails without being built: its lazy.json is wrong
-" (msg). detail goes to its log. A load or reload reads the file again.
-function! vigor#_internal#plugin#fail_lazy(name, dir, msg, detail) abort
-  let l:p = get(s:plugins, a:name, {})
-  let l:p = empty(l:p) ? s:new(a:name, a:dir) : l:p
-  let l:p.dir = a:dir
-  let l:p.bad_lazy = 1
-  if !empty(a:detail)
-    call vigor#_internal#stderr#log(l:p, a:detail)
-  endif
-  call vigor#_internal#plugin#fail(l:p, a:msg)
+  return 1
 endfunction

@@ -19,8 +19,6 @@ let s:vim = !has('nvim')
 " How long a wait for a loading plugin checks every millisecond before it
 " checks every g:vigor#wait_interval ms (request#wait_coming()).
 let s:EARLY = 200
-" The requests that wait for a loading plugin, by name (wait_coming()).
-let s:waiting = {}
 
 let s:T = has('nvim') ? 'nvim' : 'vim'
 
@@ -59,7 +57,7 @@ endfunction
 " The registry entry of a plugin that can take calls now or later. Throws
 " for invalid names, unknown, failed and unloaded plugins.
 function! vigor#_internal#request#known(name, method) abort
-  call vigor#_internal#plugin#check_name(a:name)
+  call vigor#_internal#name#check(a:name)
   if type(a:method) != v:t_string
     throw printf('[vigor] %s: the method name must be a String, not %s',
           \ a:name, vigor#_internal#value#article(a:method))
@@ -275,20 +273,13 @@ endfunction
 " second it shows what it waits for, every second:
 " [vigor] waiting for hello (building, 5s; CTRL-C stops).
 function! vigor#_internal#request#wait_coming(p, timeout) abort
-  let s:waiting[a:p.name] = get(s:waiting, a:p.name, 0) + 1
+  " (build.vim builds and starts what is waited for first.)
+  call vigor#_internal#build#wait_begin(a:p.name)
   try
     return s:wait_coming(a:p, a:timeout)
   finally
-    let s:waiting[a:p.name] -= 1
-    if s:waiting[a:p.name] <= 0
-      unlet s:waiting[a:p.name]
-    endif
+    call vigor#_internal#build#wait_end(a:p.name)
   endtry
-endfunction
-
-" Whether a request waits for the plugin {name} to load; with '', for any.
-function! vigor#_internal#request#waiting(name) abort
-  return empty(a:name) ? !empty(s:waiting) : has_key(s:waiting, a:name)
 endfunction
 
 function! s:wait_coming(p, timeout) abort
