@@ -2562,8 +2562,9 @@ func Setcharpos(ctx context.Context, c vigor.Caller, expr string, list []int) (i
 }
 
 // Setcharsearch calls setcharsearch(dict). See :help setcharsearch().
-func Setcharsearch(ctx context.Context, c vigor.Caller, dict map[string]any) (map[string]any, error) {
-	return vigor.CallAs[map[string]any](ctx, c, "setcharsearch", dict)
+// It has no result (:help setcharsearch()).
+func Setcharsearch(ctx context.Context, c vigor.Caller, dict map[string]any) error {
+	return c.CallInto(ctx, nil, "setcharsearch", dict)
 }
 
 // Setcmdline calls setcmdline(str). See :help setcmdline().

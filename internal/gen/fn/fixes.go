@@ -14,6 +14,7 @@ type fix struct {
 	// type at the arities it lists (which win over result).
 	result string
 	at     map[int]string
+	none   bool // no result: the wrappers return an error only
 	// params are Go types by the editor's parameter name (Vim's, for a
 	// function both editors have).
 	params map[string]string
@@ -76,7 +77,7 @@ var fixes = map[string]fix{
 	"setbufline":       {params: map[string]string{"lnum": anyType}},
 	"matchadd":         {params: map[string]string{"dict": "map[string]any"}},
 	"matchaddpos":      {params: map[string]string{"dict": "map[string]any"}},
-	"setcharsearch":    {params: map[string]string{"dict": "map[string]any"}},
+	"setcharsearch":    {params: map[string]string{"dict": "map[string]any"}, none: true, why: "It has no result (:help setcharsearch())."},
 	"sign_unplacelist": {params: map[string]string{"list": "[]map[string]any"}},
 
 	// A Number for a Number and a Float for a Float.
@@ -99,8 +100,10 @@ func applyFixes(funcs map[string]*function) []string {
 				f.results[n] = t
 			} else if x.result != "" {
 				f.results[n] = x.result
+			} else if x.none {
+				f.results[n] = voidType
 			}
-			if x.result != "" || x.at != nil || x.numeric {
+			if x.result != "" || x.at != nil || x.numeric || x.none {
 				delete(f.arityNotes, n)
 			}
 		}
