@@ -66,7 +66,9 @@ vimfn.lua gives its type (a Number parameter is int, a List of Strings
 []string), and any otherwise; Lua's number (a Number or a Float) and the
 Number literals 0|1 stay any and int for a parameter, so that the editor
 gets the kind of value it expects, and a List of values of any type is
-any, so that a slice of any element type can be passed.
+any, so that a slice of any element type can be passed. A nil slice
+argument is an empty List (fn.Setqflist(ctx, c, nil) makes a new, empty
+list).
 
 For a function both editors have, parameter names come from Vim's table
 (what :help shows), parameter types from Neovim's vimfn.lua, and the
@@ -92,7 +94,8 @@ description of the function decides, and the wrapper's doc says why:
   - A line number is any, so that it can be a Number or a String such as
     "$" (Getbufline, GetbuflineEnd, Getbufoneline, Setbufline,
     Appendbufline), Appendbufline's text is a String or a List, and a Dict
-    parameter is a map (MatchaddDict, MatchaddposDict, Setcharsearch).
+    parameter is a map (MatchaddDict, MatchaddposDict, and Setcharsearch,
+    which has no result).
   - Abs is generic, Abs[T int | float64]: Vim's abs() returns a Number
     for a Number and a Float for a Float, so the result has the
     argument's type and an int keeps every digit (a float64 holds
