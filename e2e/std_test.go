@@ -102,7 +102,8 @@ func TestStdNvimAPI(t *testing.T) {
 // Number that is a code or a status is an int (char2nr(), append(),
 // filewritable() 2 for a directory, chansend()'s bytes), a result that a
 // flag makes a List is one, line numbers take "$", Dict parameters take a
-// map, abs() of an integer keeps every digit, and a nil slice is an empty
+// map, abs() of an integer keeps every digit, getenv() of an unset
+// variable is nil, and a nil slice is an empty
 // List (setline() sets nothing, setqflist() and sign_unplacelist() take
 // it).
 func TestStdTypes(t *testing.T) {
@@ -119,6 +120,7 @@ func TestStdTypes(t *testing.T) {
 				"match": int64(71), "matchpos": int64(72), "charsearch": "t",
 				"setline": int64(0), "setqflist": int64(0), "qflist": []any{},
 				"unplaced": []any{}, "chansend": int64(0),
+				"unset": nil, "home": ed.MustEval(t, "$HOME"),
 			}
 			if ed.Kind == "nvim" {
 				want["chansend"] = int64(3)

@@ -97,6 +97,8 @@
 //     Appendbufline), Appendbufline's text is a String or a List, and a Dict
 //     parameter is a map (MatchaddDict, MatchaddposDict, and Setcharsearch,
 //     which has no result).
+//   - Getenv is a *string, nil when the variable is not set (getenv()
+//     returns v:null then).
 //   - Abs is generic, Abs[T int | float64]: Vim's abs() returns a Number
 //     for a Number and a Float for a Float, so the result has the
 //     argument's type and an int keeps every digit (a float64 holds
@@ -1202,8 +1204,9 @@ func GetcwdTabnr(ctx context.Context, c vigor.Caller, winnr int, tabnr int) (str
 }
 
 // Getenv calls getenv(name). See :help getenv().
-func Getenv(ctx context.Context, c vigor.Caller, name string) (string, error) {
-	return vigor.CallAs[string](ctx, c, "getenv", name)
+// The result is nil when the variable is not set (getenv() returns v:null).
+func Getenv(ctx context.Context, c vigor.Caller, name string) (*string, error) {
+	return vigor.CallAs[*string](ctx, c, "getenv", name)
 }
 
 // Getfontname calls getfontname(). See :help getfontname().

@@ -96,6 +96,8 @@ description of the function decides, and the wrapper's doc says why:
     Appendbufline), Appendbufline's text is a String or a List, and a Dict
     parameter is a map (MatchaddDict, MatchaddposDict, and Setcharsearch,
     which has no result).
+  - Getenv is a *string, nil when the variable is not set (getenv()
+    returns v:null then).
   - Abs is generic, Abs[T int | float64]: Vim's abs() returns a Number
     for a Number and a Float for a Float, so the result has the
     argument's type and an int keeps every digit (a float64 holds

@@ -67,6 +67,7 @@ var fixes = map[string]fix{
 	// Results whose type a flag argument changes.
 	"glob":     {at: map[int]string{1: "string", 2: "string", 3: anyType, 4: anyType}, why: "The result is a String, or a List when list is TRUE."},
 	"globpath": {at: map[int]string{2: "string", 3: "string", 4: anyType, 5: anyType}, why: "The result is a String, or a List when list is TRUE."},
+	"getenv":   {result: "*string", why: "The result is nil when the variable is not set (getenv() returns v:null)."},
 	"readfile": {at: map[int]string{2: anyType, 3: anyType}, why: `The result is a List of Strings, or a Blob when type is "B".`},
 
 	// Parameters that take more than vimfn.lua says: a line number is a

@@ -226,6 +226,7 @@ type typed struct {
 	Qflist                                        []any
 	Unplaced                                      []int
 	Chansend                                      int
+	Unset, Home                                   *string
 }
 
 // recorder makes the calls of typedCalls directly (b nil) or in b: in a
@@ -284,6 +285,8 @@ func typedCalls(ctx context.Context, r *recorder, s *typed, dir string, job int)
 	got(r, &s.Setqflist)(fn.Setqflist(ctx, r.to(&s.Setqflist), nil))
 	got(r, &s.Qflist)(fn.Getqflist(ctx, r.to(&s.Qflist)))
 	got(r, &s.Unplaced)(fn.SignUnplacelist(ctx, r.to(&s.Unplaced), nil))
+	got(r, &s.Unset)(fn.Getenv(ctx, r.to(&s.Unset), "VIGOR_STD_UNSET"))
+	got(r, &s.Home)(fn.Getenv(ctx, r.to(&s.Home), "HOME"))
 	if r.p.Meta().Host == "nvim" {
 		got(r, &s.Chansend)(nvimfn.Chansend(ctx, r.to(&s.Chansend), job, "abc"))
 	}
@@ -326,7 +329,7 @@ func types(ctx context.Context, p *vigor.Plugin, how, dir string) (map[string]an
 		"lines": s.Lines, "last": s.Last, "abs": s.Abs, "abs_float": s.AbsFloat,
 		"match": s.Match, "matchpos": s.Matchpos, "charsearch": s.Charsearch["char"],
 		"setline": s.Setline, "setqflist": s.Setqflist, "qflist": s.Qflist,
-		"unplaced": s.Unplaced, "chansend": s.Chansend,
+		"unplaced": s.Unplaced, "chansend": s.Chansend, "unset": s.Unset, "home": s.Home,
 	}, err
 }
 
