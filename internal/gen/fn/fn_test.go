@@ -318,6 +318,7 @@ func TestFixes(t *testing.T) {
 		"abs":      {params: []param{{name: "expr", typ: anyType}}, results: map[int]string{1: "float64"}, arityNotes: map[int]string{1: "Vim's result is float64"}},
 		"getbufline": {params: []param{{name: "buf", typ: anyType}, {name: "lnum", typ: "int"}, {name: "end", typ: "int"}},
 			results: map[int]string{2: "[]string", 3: "[]string"}},
+		"setcharsearch": {params: []param{{name: "dict", typ: "string"}}, results: map[int]string{1: "map[string]any"}},
 	}
 	stale := applyFixes(funcs)
 	if got := funcs["char2nr"].results[1]; got != "int" {
@@ -331,6 +332,9 @@ func TestFixes(t *testing.T) {
 	}
 	if p := funcs["getbufline"].params; p[1].typ != anyType || p[2].typ != anyType {
 		t.Errorf("getbufline: %+v", p)
+	}
+	if f := funcs["setcharsearch"]; f.results[1] != voidType || f.params[0].typ != "map[string]any" {
+		t.Errorf("setcharsearch: %+v", f)
 	}
 	if !reflect.DeepEqual(stale[:2], []string{"append()", "appendbufline()"}) {
 		t.Errorf("stale: %q", stale)
