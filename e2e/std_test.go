@@ -101,11 +101,11 @@ func TestStdNvimAPI(t *testing.T) {
 // results on both editors, directly and in a batch (through Into): a
 // Number that is a code or a status is an int (char2nr(), append(),
 // filewritable() 2 for a directory, chansend()'s bytes), a result that a
-// flag makes a List is one, line numbers take "$", Dict parameters take a
-// map, abs() of an integer keeps every digit, getenv() of an unset
-// variable is nil, and a nil slice is an empty
-// List (setline() sets nothing, setqflist() and sign_unplacelist() take
-// it).
+// flag makes a List is one (and readfile()'s "B" a Blob), line numbers
+// take "$", Dict parameters take a map, abs() of an integer keeps every
+// digit, getenv() of an unset variable is nil, and a nil slice is an
+// empty List (setline() sets nothing, setqflist() and sign_unplacelist()
+// take it).
 func TestStdTypes(t *testing.T) {
 	each(t, stdfn(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "stdfn")
@@ -120,7 +120,7 @@ func TestStdTypes(t *testing.T) {
 				"match": int64(71), "matchpos": int64(72), "charsearch": "t",
 				"setline": int64(0), "setqflist": int64(0), "qflist": []any{},
 				"unplaced": []any{}, "chansend": int64(0),
-				"unset": nil, "home": ed.MustEval(t, "$HOME"),
+				"unset": nil, "home": ed.MustEval(t, "$HOME"), "readfile_blob": int64(3),
 			}
 			if ed.Kind == "nvim" {
 				want["chansend"] = int64(3)

@@ -227,6 +227,7 @@ type typed struct {
 	Unplaced                                      []int
 	Chansend                                      int
 	Unset, Home                                   *string
+	ReadBlob                                      any
 }
 
 // recorder makes the calls of typedCalls directly (b nil) or in b: in a
@@ -285,6 +286,7 @@ func typedCalls(ctx context.Context, r *recorder, s *typed, dir string, job int)
 	got(r, &s.Setqflist)(fn.Setqflist(ctx, r.to(&s.Setqflist), nil))
 	got(r, &s.Qflist)(fn.Getqflist(ctx, r.to(&s.Qflist)))
 	got(r, &s.Unplaced)(fn.SignUnplacelist(ctx, r.to(&s.Unplaced), nil))
+	got(r, &s.ReadBlob)(fn.ReadfileTypeArg(ctx, r.to(&s.ReadBlob), filepath.Join(dir, "blob"), "B"))
 	got(r, &s.Unset)(fn.Getenv(ctx, r.to(&s.Unset), "VIGOR_STD_UNSET"))
 	got(r, &s.Home)(fn.Getenv(ctx, r.to(&s.Home), "HOME"))
 	if r.p.Meta().Host == "nvim" {
@@ -330,7 +332,20 @@ func types(ctx context.Context, p *vigor.Plugin, how, dir string) (map[string]an
 		"match": s.Match, "matchpos": s.Matchpos, "charsearch": s.Charsearch["char"],
 		"setline": s.Setline, "setqflist": s.Setqflist, "qflist": s.Qflist,
 		"unplaced": s.Unplaced, "chansend": s.Chansend, "unset": s.Unset, "home": s.Home,
+		"readfile_blob": blobLen(s.ReadBlob),
 	}, err
+}
+
+// blobLen is the length of a Blob decoded into an any: a String on
+// Neovim, a List of Numbers on Vim (doc.go); -1 for anything else.
+func blobLen(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []any:
+		return len(x)
+	}
+	return -1
 }
 
 func main() {
