@@ -10,8 +10,8 @@ import (
 // where the sources' words mislead them, from the function's description
 // in both editors' help (what it returns, what it takes).
 type fix struct {
-	// result is the Go type of the result at every arity, and at the
-	// type at the arities it lists (which win over result).
+	// result is the Go type of the result at every arity; at gives it
+	// for the arities it lists, and wins over result.
 	result string
 	at     map[int]string
 	none   bool // no result: the wrappers return an error only
@@ -144,7 +144,8 @@ func (f *function) param(name string) int {
 	return -1
 }
 
-// fixesIn is applyFixes over the packages: the stale entries of all.
+// fixesIn is applyFixes over the functions of all the packages, and an
+// error that lists the stale entries.
 func fixesIn(pkgs []*pkg) error {
 	all := map[string]*function{}
 	for _, p := range pkgs {
