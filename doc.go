@@ -87,11 +87,16 @@
 //	Number                int64                          any integer type (at most math.MaxInt64)
 //	Float                 float64                        float32, float64 (1.0 stays a Float)
 //	String                string                         string
-//	List                  []any                          slices and arrays; a nil slice is v:null
+//	List                  []any                          slices and arrays; a nil slice is [] (1)
 //	Dict                  map[string]any                 maps with string keys, structs (json tags)
 //	v:true, v:false       bool                           bool
 //	v:null, v:none (Vim)  nil                            nil, nil pointers and maps
 //	Blob                  string (Neovim), []any (Vim)   see below
+//
+// (1) A nil slice is an empty List, so that a function that takes a List
+// gets one (setline(), setqflist()); inside a Dict or a struct it is
+// v:null, as msgpack's encoder writes it for Neovim. A nil []byte is
+// v:null.
 //
 // Neither channel carries a Blob as such: Neovim's API sends it as a String
 // and Vim's JSON as a List of Numbers, so a parameter of type any gets a

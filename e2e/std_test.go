@@ -96,3 +96,37 @@ func TestStdNvimAPI(t *testing.T) {
 			"lines": []any{"y", "z"}, "count": int64(3), "mode": "n", "batch": []any{"w", "y", "z"}})
 	})
 }
+
+// The wrappers whose types the generator's fixes correct hold their
+// results on both editors, directly and in a batch (through Into): a
+// Number that is a code or a status is an int (char2nr(), append(),
+// filewritable() 2 for a directory, chansend()'s bytes), a result that a
+// flag makes a List is one (and readfile()'s "B" a Blob), line numbers
+// take "$", Dict parameters take a map, abs() of an integer keeps every
+// digit, getenv() of an unset variable is nil, and a nil slice is an
+// empty List (setline() sets nothing, setqflist() and sign_unplacelist()
+// take it).
+func TestStdTypes(t *testing.T) {
+	each(t, stdfn(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "stdfn")
+		for _, how := range []string{"direct", "batch"} {
+			dir := t.TempDir()
+			got := ed.MustEval(t, "vigor#request('stdfn', 'types', ['"+how+"', "+editortest.VimString(dir)+"])")
+			want := map[string]any{
+				"char2nr": int64(233), "append_failed": int64(1), "appended": int64(0),
+				"filewritable": int64(2), "glob": dir + "/blob", "globpath": []any{dir + "/blob"},
+				"lines": []any{"three", "four", "five"}, "last": "five",
+				"abs": int64(9007199254740993), "abs_float": 2.5,
+				"match": int64(71), "matchpos": int64(72), "charsearch": "t",
+				"setline": int64(0), "setqflist": int64(0), "qflist": []any{},
+				"unplaced": []any{}, "chansend": int64(0),
+				"unset": nil, "home": ed.MustEval(t, "$HOME"), "readfile_blob": int64(3),
+			}
+			if ed.Kind == "nvim" {
+				want["chansend"] = int64(3)
+			}
+			mustEqual(t, ed, how, got, want)
+			mustEqual(t, ed, how+": line 1 (setline of a nil slice)", ed.MustEval(t, "getline(1)"), "one two")
+		}
+	})
+}

@@ -67,7 +67,9 @@
 // []string), and any otherwise; Lua's number (a Number or a Float) and the
 // Number literals 0|1 stay any and int for a parameter, so that the editor
 // gets the kind of value it expects, and a List of values of any type is
-// any, so that a slice of any element type can be passed.
+// any, so that a slice of any element type can be passed. A nil slice
+// argument is an empty List (fn.Setqflist(ctx, c, nil) makes a new, empty
+// list).
 //
 // For a function both editors have, parameter names come from Vim's table
 // (what :help shows), parameter types from Neovim's vimfn.lua, and the
@@ -75,6 +77,32 @@
 // more when one source refines the other (Vim's List and Neovim's string[]
 // is []string; Vim's Number and Neovim's 0|1 is bool); where they disagree
 // the result is the wider type, and the wrapper's doc says so.
+//
+// Where the sources' words mislead these rules, each editor's :help
+// description of the function decides, and the wrapper's doc says why:
+//
+//   - A Number that is a count, a code or a status is an int even where
+//     vimfn.lua gives 0|1: Char2nr (a character's code), Filewritable (2 for
+//     a directory), Executable, Haslocaldir, Islocked, Chansend (bytes
+//     written), Chanclose, and Append, Appendbufline and the Assert*
+//     functions, whose 1 is a failure. Only a test documented as TRUE or
+//     FALSE (Has, Exists, Filereadable, Bufexists...) is a bool.
+//   - A result whose type a flag argument changes is any at the arities
+//     that take the flag: GlobList and GlobpathList (a List when list is
+//     TRUE), ReadfileTypeArg (a Blob for "B"), ExpandList, GetregList,
+//     MapargDict, SubmatchList; the shorter arities keep their type (Glob
+//     and Globpath are strings).
+//   - A line number is any, so that it can be a Number or a String such as
+//     "$" (Getbufline, GetbuflineEnd, Getbufoneline, Setbufline,
+//     Appendbufline), Appendbufline's text is a String or a List, and a Dict
+//     parameter is a map (MatchaddDict, MatchaddposDict, and Setcharsearch,
+//     which has no result).
+//   - Getenv is a *string, nil when the variable is not set (getenv()
+//     returns v:null then).
+//   - Abs is generic, Abs[T int | float64]: Vim's abs() returns a Number
+//     for a Number and a Float for a Float, so the result has the
+//     argument's type and an int keeps every digit (a float64 holds
+//     integers up to 2^53 only). Its argument is an int or a float64.
 //
 // # Availability and batches
 //
@@ -93,8 +121,9 @@ import (
 )
 
 // Abs calls abs(expr). See :help abs().
-func Abs(ctx context.Context, c vigor.Caller, expr any) (float64, error) {
-	return vigor.CallAs[float64](ctx, c, "abs", expr)
+// It returns the type of its argument: an int for an int (no precision is lost), a float64 for a float64.
+func Abs[T int | float64](ctx context.Context, c vigor.Caller, expr T) (T, error) {
+	return vigor.CallAs[T](ctx, c, "abs", expr)
 }
 
 // Acos calls acos(expr). See :help acos().
@@ -113,15 +142,15 @@ func And(ctx context.Context, c vigor.Caller, expr any, expr2 any) (int, error) 
 }
 
 // Append calls append(lnum, text). See :help append().
-func Append(ctx context.Context, c vigor.Caller, lnum any, text any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "append", lnum, text)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help append()).
+func Append(ctx context.Context, c vigor.Caller, lnum any, text any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "append", lnum, text)
 }
 
 // Appendbufline calls appendbufline(expr, lnum, text). See :help appendbufline().
-func Appendbufline(ctx context.Context, c vigor.Caller, expr any, lnum int, text string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "appendbufline", expr, lnum, text)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help append()).
+func Appendbufline(ctx context.Context, c vigor.Caller, expr any, lnum any, text any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "appendbufline", expr, lnum, text)
 }
 
 // Argc calls argc(). See :help argc().
@@ -175,154 +204,154 @@ func Asin(ctx context.Context, c vigor.Caller, expr any) (float64, error) {
 }
 
 // AssertBeeps calls assert_beeps(cmd). See :help assert_beeps().
-func AssertBeeps(ctx context.Context, c vigor.Caller, cmd string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_beeps", cmd)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertBeeps(ctx context.Context, c vigor.Caller, cmd string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_beeps", cmd)
 }
 
 // AssertEqual calls assert_equal(exp, act). See :help assert_equal().
-func AssertEqual(ctx context.Context, c vigor.Caller, exp any, act any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_equal", exp, act)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertEqual(ctx context.Context, c vigor.Caller, exp any, act any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_equal", exp, act)
 }
 
 // AssertEqualMsg calls assert_equal(exp, act, msg). See :help assert_equal().
-func AssertEqualMsg(ctx context.Context, c vigor.Caller, exp any, act any, msg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_equal", exp, act, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertEqualMsg(ctx context.Context, c vigor.Caller, exp any, act any, msg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_equal", exp, act, msg)
 }
 
 // AssertEqualfile calls assert_equalfile(fnameOne, fnameTwo). See :help assert_equalfile().
 // Vim takes 2 to 3 arguments and Neovim's vimfn.lua gives 2 arguments; the wrappers take what both editors do.
-func AssertEqualfile(ctx context.Context, c vigor.Caller, fnameOne string, fnameTwo string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_equalfile", fnameOne, fnameTwo)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertEqualfile(ctx context.Context, c vigor.Caller, fnameOne string, fnameTwo string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_equalfile", fnameOne, fnameTwo)
 }
 
 // AssertException calls assert_exception(errorArg). See :help assert_exception().
-func AssertException(ctx context.Context, c vigor.Caller, errorArg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_exception", errorArg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertException(ctx context.Context, c vigor.Caller, errorArg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_exception", errorArg)
 }
 
 // AssertExceptionMsg calls assert_exception(errorArg, msg). See :help assert_exception().
-func AssertExceptionMsg(ctx context.Context, c vigor.Caller, errorArg any, msg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_exception", errorArg, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertExceptionMsg(ctx context.Context, c vigor.Caller, errorArg any, msg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_exception", errorArg, msg)
 }
 
 // AssertFails calls assert_fails(cmd). See :help assert_fails().
-func AssertFails(ctx context.Context, c vigor.Caller, cmd string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_fails", cmd)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFails(ctx context.Context, c vigor.Caller, cmd string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_fails", cmd)
 }
 
 // AssertFailsErrorArg calls assert_fails(cmd, errorArg). See :help assert_fails().
-func AssertFailsErrorArg(ctx context.Context, c vigor.Caller, cmd string, errorArg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_fails", cmd, errorArg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFailsErrorArg(ctx context.Context, c vigor.Caller, cmd string, errorArg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_fails", cmd, errorArg)
 }
 
 // AssertFailsMsg calls assert_fails(cmd, errorArg, msg). See :help assert_fails().
-func AssertFailsMsg(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_fails", cmd, errorArg, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFailsMsg(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_fails", cmd, errorArg, msg)
 }
 
 // AssertFailsLnum calls assert_fails(cmd, errorArg, msg, lnum). See :help assert_fails().
-func AssertFailsLnum(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any, lnum int) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_fails", cmd, errorArg, msg, lnum)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFailsLnum(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any, lnum int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_fails", cmd, errorArg, msg, lnum)
 }
 
 // AssertFailsContextArg calls assert_fails(cmd, errorArg, msg, lnum, contextArg). See :help assert_fails().
-func AssertFailsContextArg(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any, lnum int, contextArg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_fails", cmd, errorArg, msg, lnum, contextArg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFailsContextArg(ctx context.Context, c vigor.Caller, cmd string, errorArg any, msg any, lnum int, contextArg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_fails", cmd, errorArg, msg, lnum, contextArg)
 }
 
 // AssertFalse calls assert_false(actual). See :help assert_false().
-func AssertFalse(ctx context.Context, c vigor.Caller, actual any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_false", actual)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFalse(ctx context.Context, c vigor.Caller, actual any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_false", actual)
 }
 
 // AssertFalseMsg calls assert_false(actual, msg). See :help assert_false().
-func AssertFalseMsg(ctx context.Context, c vigor.Caller, actual any, msg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_false", actual, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertFalseMsg(ctx context.Context, c vigor.Caller, actual any, msg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_false", actual, msg)
 }
 
 // AssertInrange calls assert_inrange(lower, upper, actual). See :help assert_inrange().
-func AssertInrange(ctx context.Context, c vigor.Caller, lower any, upper any, actual any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_inrange", lower, upper, actual)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertInrange(ctx context.Context, c vigor.Caller, lower any, upper any, actual any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_inrange", lower, upper, actual)
 }
 
 // AssertInrangeMsg calls assert_inrange(lower, upper, actual, msg). See :help assert_inrange().
-func AssertInrangeMsg(ctx context.Context, c vigor.Caller, lower any, upper any, actual any, msg string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_inrange", lower, upper, actual, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertInrangeMsg(ctx context.Context, c vigor.Caller, lower any, upper any, actual any, msg string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_inrange", lower, upper, actual, msg)
 }
 
 // AssertMatch calls assert_match(pat, text). See :help assert_match().
-func AssertMatch(ctx context.Context, c vigor.Caller, pat string, text string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_match", pat, text)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertMatch(ctx context.Context, c vigor.Caller, pat string, text string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_match", pat, text)
 }
 
 // AssertMatchMsg calls assert_match(pat, text, msg). See :help assert_match().
-func AssertMatchMsg(ctx context.Context, c vigor.Caller, pat string, text string, msg string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_match", pat, text, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertMatchMsg(ctx context.Context, c vigor.Caller, pat string, text string, msg string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_match", pat, text, msg)
 }
 
 // AssertNobeep calls assert_nobeep(cmd). See :help assert_nobeep().
-func AssertNobeep(ctx context.Context, c vigor.Caller, cmd string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_nobeep", cmd)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertNobeep(ctx context.Context, c vigor.Caller, cmd string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_nobeep", cmd)
 }
 
 // AssertNotequal calls assert_notequal(exp, act). See :help assert_notequal().
-func AssertNotequal(ctx context.Context, c vigor.Caller, exp any, act any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_notequal", exp, act)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertNotequal(ctx context.Context, c vigor.Caller, exp any, act any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_notequal", exp, act)
 }
 
 // AssertNotequalMsg calls assert_notequal(exp, act, msg). See :help assert_notequal().
-func AssertNotequalMsg(ctx context.Context, c vigor.Caller, exp any, act any, msg any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_notequal", exp, act, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertNotequalMsg(ctx context.Context, c vigor.Caller, exp any, act any, msg any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_notequal", exp, act, msg)
 }
 
 // AssertNotmatch calls assert_notmatch(pat, text). See :help assert_notmatch().
-func AssertNotmatch(ctx context.Context, c vigor.Caller, pat string, text string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_notmatch", pat, text)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertNotmatch(ctx context.Context, c vigor.Caller, pat string, text string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_notmatch", pat, text)
 }
 
 // AssertNotmatchMsg calls assert_notmatch(pat, text, msg). See :help assert_notmatch().
-func AssertNotmatchMsg(ctx context.Context, c vigor.Caller, pat string, text string, msg string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_notmatch", pat, text, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertNotmatchMsg(ctx context.Context, c vigor.Caller, pat string, text string, msg string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_notmatch", pat, text, msg)
 }
 
 // AssertReport calls assert_report(msg). See :help assert_report().
-func AssertReport(ctx context.Context, c vigor.Caller, msg string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_report", msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertReport(ctx context.Context, c vigor.Caller, msg string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_report", msg)
 }
 
 // AssertTrue calls assert_true(actual). See :help assert_true().
-func AssertTrue(ctx context.Context, c vigor.Caller, actual any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_true", actual)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertTrue(ctx context.Context, c vigor.Caller, actual any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_true", actual)
 }
 
 // AssertTrueMsg calls assert_true(actual, msg). See :help assert_true().
-func AssertTrueMsg(ctx context.Context, c vigor.Caller, actual any, msg string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "assert_true", actual, msg)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 is a failure and 0 a success (:help assert-return).
+func AssertTrueMsg(ctx context.Context, c vigor.Caller, actual any, msg string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "assert_true", actual, msg)
 }
 
 // Atan calls atan(expr). See :help atan().
@@ -478,15 +507,15 @@ func Changenr(ctx context.Context, c vigor.Caller) (int, error) {
 }
 
 // Char2nr calls char2nr(expr). See :help char2nr().
-func Char2nr(ctx context.Context, c vigor.Caller, expr string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "char2nr", expr)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: the character's code.
+func Char2nr(ctx context.Context, c vigor.Caller, expr string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "char2nr", expr)
 }
 
 // Char2nrUtf8 calls char2nr(expr, utf8). See :help char2nr().
-func Char2nrUtf8(ctx context.Context, c vigor.Caller, expr string, utf8 any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "char2nr", expr, utf8)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: the character's code.
+func Char2nrUtf8(ctx context.Context, c vigor.Caller, expr string, utf8 any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "char2nr", expr, utf8)
 }
 
 // Charclass calls charclass(stringArg). See :help charclass().
@@ -735,9 +764,9 @@ func Eventhandler(ctx context.Context, c vigor.Caller) (int, error) {
 }
 
 // Executable calls executable(expr). See :help executable().
-func Executable(ctx context.Context, c vigor.Caller, expr string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "executable", expr)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 when it is found, 0 when not, -1 when the system cannot tell.
+func Executable(ctx context.Context, c vigor.Caller, expr string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "executable", expr)
 }
 
 // Execute calls execute(command). See :help execute().
@@ -838,9 +867,9 @@ func Filereadable(ctx context.Context, c vigor.Caller, file string) (bool, error
 }
 
 // Filewritable calls filewritable(file). See :help filewritable().
-func Filewritable(ctx context.Context, c vigor.Caller, file string) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "filewritable", file)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 for a writable file, 2 for a writable directory, 0 otherwise.
+func Filewritable(ctx context.Context, c vigor.Caller, file string) (int, error) {
+	return vigor.CallAs[int](ctx, c, "filewritable", file)
 }
 
 // Filter calls filter(expr1, expr2). See :help filter().
@@ -1021,17 +1050,17 @@ func GetbufinfoBuf(ctx context.Context, c vigor.Caller, buf any) ([]map[string]a
 }
 
 // Getbufline calls getbufline(buf, lnum). See :help getbufline().
-func Getbufline(ctx context.Context, c vigor.Caller, buf any, lnum int) ([]string, error) {
+func Getbufline(ctx context.Context, c vigor.Caller, buf any, lnum any) ([]string, error) {
 	return vigor.CallAs[[]string](ctx, c, "getbufline", buf, lnum)
 }
 
 // GetbuflineEnd calls getbufline(buf, lnum, end). See :help getbufline().
-func GetbuflineEnd(ctx context.Context, c vigor.Caller, buf any, lnum int, end int) ([]string, error) {
+func GetbuflineEnd(ctx context.Context, c vigor.Caller, buf any, lnum any, end any) ([]string, error) {
 	return vigor.CallAs[[]string](ctx, c, "getbufline", buf, lnum, end)
 }
 
 // Getbufoneline calls getbufoneline(buf, lnum). See :help getbufoneline().
-func Getbufoneline(ctx context.Context, c vigor.Caller, buf any, lnum int) (string, error) {
+func Getbufoneline(ctx context.Context, c vigor.Caller, buf any, lnum any) (string, error) {
 	return vigor.CallAs[string](ctx, c, "getbufoneline", buf, lnum)
 }
 
@@ -1175,8 +1204,9 @@ func GetcwdTabnr(ctx context.Context, c vigor.Caller, winnr int, tabnr int) (str
 }
 
 // Getenv calls getenv(name). See :help getenv().
-func Getenv(ctx context.Context, c vigor.Caller, name string) (string, error) {
-	return vigor.CallAs[string](ctx, c, "getenv", name)
+// The result is nil when the variable is not set (getenv() returns v:null).
+func Getenv(ctx context.Context, c vigor.Caller, name string) (*string, error) {
+	return vigor.CallAs[*string](ctx, c, "getenv", name)
 }
 
 // Getfontname calls getfontname(). See :help getfontname().
@@ -1426,21 +1456,25 @@ func GetwinvarDef(ctx context.Context, c vigor.Caller, nr int, varname string, d
 }
 
 // Glob calls glob(expr). See :help glob().
-func Glob(ctx context.Context, c vigor.Caller, expr string) (any, error) {
-	return vigor.CallAs[any](ctx, c, "glob", expr)
+// The result is a String, or a List when list is TRUE.
+func Glob(ctx context.Context, c vigor.Caller, expr string) (string, error) {
+	return vigor.CallAs[string](ctx, c, "glob", expr)
 }
 
 // GlobNosuf calls glob(expr, nosuf). See :help glob().
-func GlobNosuf(ctx context.Context, c vigor.Caller, expr string, nosuf bool) (any, error) {
-	return vigor.CallAs[any](ctx, c, "glob", expr, nosuf)
+// The result is a String, or a List when list is TRUE.
+func GlobNosuf(ctx context.Context, c vigor.Caller, expr string, nosuf bool) (string, error) {
+	return vigor.CallAs[string](ctx, c, "glob", expr, nosuf)
 }
 
 // GlobList calls glob(expr, nosuf, list). See :help glob().
+// The result is a String, or a List when list is TRUE.
 func GlobList(ctx context.Context, c vigor.Caller, expr string, nosuf bool, list bool) (any, error) {
 	return vigor.CallAs[any](ctx, c, "glob", expr, nosuf, list)
 }
 
 // GlobAlllinks calls glob(expr, nosuf, list, alllinks). See :help glob().
+// The result is a String, or a List when list is TRUE.
 func GlobAlllinks(ctx context.Context, c vigor.Caller, expr string, nosuf bool, list bool, alllinks bool) (any, error) {
 	return vigor.CallAs[any](ctx, c, "glob", expr, nosuf, list, alllinks)
 }
@@ -1451,23 +1485,27 @@ func Glob2regpat(ctx context.Context, c vigor.Caller, expr string) (string, erro
 }
 
 // Globpath calls globpath(path, expr). See :help globpath().
+// The result is a String, or a List when list is TRUE.
 func Globpath(ctx context.Context, c vigor.Caller, path string, expr string) (string, error) {
 	return vigor.CallAs[string](ctx, c, "globpath", path, expr)
 }
 
 // GlobpathNosuf calls globpath(path, expr, nosuf). See :help globpath().
+// The result is a String, or a List when list is TRUE.
 func GlobpathNosuf(ctx context.Context, c vigor.Caller, path string, expr string, nosuf bool) (string, error) {
 	return vigor.CallAs[string](ctx, c, "globpath", path, expr, nosuf)
 }
 
 // GlobpathList calls globpath(path, expr, nosuf, list). See :help globpath().
-func GlobpathList(ctx context.Context, c vigor.Caller, path string, expr string, nosuf bool, list bool) (string, error) {
-	return vigor.CallAs[string](ctx, c, "globpath", path, expr, nosuf, list)
+// The result is a String, or a List when list is TRUE.
+func GlobpathList(ctx context.Context, c vigor.Caller, path string, expr string, nosuf bool, list bool) (any, error) {
+	return vigor.CallAs[any](ctx, c, "globpath", path, expr, nosuf, list)
 }
 
 // GlobpathAlllinks calls globpath(path, expr, nosuf, list, alllinks). See :help globpath().
-func GlobpathAlllinks(ctx context.Context, c vigor.Caller, path string, expr string, nosuf bool, list bool, alllinks bool) (string, error) {
-	return vigor.CallAs[string](ctx, c, "globpath", path, expr, nosuf, list, alllinks)
+// The result is a String, or a List when list is TRUE.
+func GlobpathAlllinks(ctx context.Context, c vigor.Caller, path string, expr string, nosuf bool, list bool, alllinks bool) (any, error) {
+	return vigor.CallAs[any](ctx, c, "globpath", path, expr, nosuf, list, alllinks)
 }
 
 // Has calls has(feature). See :help has().
@@ -1484,21 +1522,21 @@ func HasKey(ctx context.Context, c vigor.Caller, dict any, key string) (bool, er
 }
 
 // Haslocaldir calls haslocaldir(). See :help haslocaldir().
-func Haslocaldir(ctx context.Context, c vigor.Caller) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "haslocaldir")
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 for a window-local directory (:lcd), 2 for a tab-local one (:tcd), 0 otherwise.
+func Haslocaldir(ctx context.Context, c vigor.Caller) (int, error) {
+	return vigor.CallAs[int](ctx, c, "haslocaldir")
 }
 
 // HaslocaldirWinnr calls haslocaldir(winnr). See :help haslocaldir().
-func HaslocaldirWinnr(ctx context.Context, c vigor.Caller, winnr int) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "haslocaldir", winnr)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 for a window-local directory (:lcd), 2 for a tab-local one (:tcd), 0 otherwise.
+func HaslocaldirWinnr(ctx context.Context, c vigor.Caller, winnr int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "haslocaldir", winnr)
 }
 
 // HaslocaldirTabnr calls haslocaldir(winnr, tabnr). See :help haslocaldir().
-func HaslocaldirTabnr(ctx context.Context, c vigor.Caller, winnr int, tabnr int) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "haslocaldir", winnr, tabnr)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 for a window-local directory (:lcd), 2 for a tab-local one (:tcd), 0 otherwise.
+func HaslocaldirTabnr(ctx context.Context, c vigor.Caller, winnr int, tabnr int) (int, error) {
+	return vigor.CallAs[int](ctx, c, "haslocaldir", winnr, tabnr)
 }
 
 // Hasmapto calls hasmapto(what). See :help hasmapto().
@@ -1718,9 +1756,9 @@ func Isinf(ctx context.Context, c vigor.Caller, expr any) (int, error) {
 }
 
 // Islocked calls islocked(expr). See :help islocked().
-func Islocked(ctx context.Context, c vigor.Caller, expr any) (bool, error) {
-	v, err := vigor.CallAs[any](ctx, c, "islocked", expr)
-	return avail.Truth(v), err
+// The result is a Number, not a Boolean: 1 when locked, 0 when not, -1 when the variable does not exist.
+func Islocked(ctx context.Context, c vigor.Caller, expr any) (int, error) {
+	return vigor.CallAs[int](ctx, c, "islocked", expr)
 }
 
 // Isnan calls isnan(expr). See :help isnan().
@@ -1942,7 +1980,7 @@ func MatchaddId(ctx context.Context, c vigor.Caller, group any, pattern string, 
 }
 
 // MatchaddDict calls matchadd(group, pattern, priority, id, dict). See :help matchadd().
-func MatchaddDict(ctx context.Context, c vigor.Caller, group any, pattern string, priority int, id int, dict string) (int, error) {
+func MatchaddDict(ctx context.Context, c vigor.Caller, group any, pattern string, priority int, id int, dict map[string]any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchadd", group, pattern, priority, id, dict)
 }
 
@@ -1962,7 +2000,7 @@ func MatchaddposId(ctx context.Context, c vigor.Caller, group any, pos any, prio
 }
 
 // MatchaddposDict calls matchaddpos(group, pos, priority, id, dict). See :help matchaddpos().
-func MatchaddposDict(ctx context.Context, c vigor.Caller, group any, pos any, priority int, id int, dict string) (int, error) {
+func MatchaddposDict(ctx context.Context, c vigor.Caller, group any, pos any, priority int, id int, dict map[string]any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "matchaddpos", group, pos, priority, id, dict)
 }
 
@@ -2235,18 +2273,21 @@ func ReaddirExpr(ctx context.Context, c vigor.Caller, dir string, expr int) ([]a
 }
 
 // Readfile calls readfile(fname). See :help readfile().
+// The result is a List of Strings, or a Blob when type is "B".
 func Readfile(ctx context.Context, c vigor.Caller, fname string) ([]any, error) {
 	return vigor.CallAs[[]any](ctx, c, "readfile", fname)
 }
 
 // ReadfileTypeArg calls readfile(fname, typeArg). See :help readfile().
-func ReadfileTypeArg(ctx context.Context, c vigor.Caller, fname string, typeArg string) ([]any, error) {
-	return vigor.CallAs[[]any](ctx, c, "readfile", fname, typeArg)
+// The result is a List of Strings, or a Blob when type is "B".
+func ReadfileTypeArg(ctx context.Context, c vigor.Caller, fname string, typeArg string) (any, error) {
+	return vigor.CallAs[any](ctx, c, "readfile", fname, typeArg)
 }
 
 // ReadfileMaxArg calls readfile(fname, typeArg, maxArg). See :help readfile().
-func ReadfileMaxArg(ctx context.Context, c vigor.Caller, fname string, typeArg string, maxArg int) ([]any, error) {
-	return vigor.CallAs[[]any](ctx, c, "readfile", fname, typeArg, maxArg)
+// The result is a List of Strings, or a Blob when type is "B".
+func ReadfileMaxArg(ctx context.Context, c vigor.Caller, fname string, typeArg string, maxArg int) (any, error) {
+	return vigor.CallAs[any](ctx, c, "readfile", fname, typeArg, maxArg)
 }
 
 // Reduce calls reduce(object, funcArg). See :help reduce().
@@ -2507,7 +2548,7 @@ func Serverlist(ctx context.Context, c vigor.Caller) (any, error) {
 }
 
 // Setbufline calls setbufline(expr, lnum, text). See :help setbufline().
-func Setbufline(ctx context.Context, c vigor.Caller, expr any, lnum int, text any) (int, error) {
+func Setbufline(ctx context.Context, c vigor.Caller, expr any, lnum any, text any) (int, error) {
 	return vigor.CallAs[int](ctx, c, "setbufline", expr, lnum, text)
 }
 
@@ -2527,8 +2568,9 @@ func Setcharpos(ctx context.Context, c vigor.Caller, expr string, list []int) (i
 }
 
 // Setcharsearch calls setcharsearch(dict). See :help setcharsearch().
-func Setcharsearch(ctx context.Context, c vigor.Caller, dict string) (map[string]any, error) {
-	return vigor.CallAs[map[string]any](ctx, c, "setcharsearch", dict)
+// It has no result (:help setcharsearch()).
+func Setcharsearch(ctx context.Context, c vigor.Caller, dict map[string]any) error {
+	return c.CallInto(ctx, nil, "setcharsearch", dict)
 }
 
 // Setcmdline calls setcmdline(str). See :help setcmdline().
@@ -2760,7 +2802,7 @@ func SignUnplaceDict(ctx context.Context, c vigor.Caller, group string, dict map
 }
 
 // SignUnplacelist calls sign_unplacelist(list). See :help sign_unplacelist().
-func SignUnplacelist(ctx context.Context, c vigor.Caller, list map[string]any) ([]int, error) {
+func SignUnplacelist(ctx context.Context, c vigor.Caller, list []map[string]any) ([]int, error) {
 	return vigor.CallAs[[]int](ctx, c, "sign_unplacelist", list)
 }
 

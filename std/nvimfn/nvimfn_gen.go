@@ -37,32 +37,32 @@ func ApiInfo(ctx context.Context, c vigor.Caller) (any, error) {
 
 // Chanclose calls chanclose(id). See :help chanclose().
 // Neovim only: under Vim it returns an error.
-func Chanclose(ctx context.Context, c vigor.Caller, id int) (bool, error) {
+// The result is a Number, not a Boolean: 1 when the channel or stream was closed, 0 otherwise.
+func Chanclose(ctx context.Context, c vigor.Caller, id int) (int, error) {
 	if err := avail.Nvim(c, "nvimfn.Chanclose", "chanclose"); err != nil {
-		return false, err
+		return 0, err
 	}
-	v, err := vigor.CallAs[any](ctx, c, "chanclose", id)
-	return avail.Truth(v), err
+	return vigor.CallAs[int](ctx, c, "chanclose", id)
 }
 
 // ChancloseStream calls chanclose(id, stream). See :help chanclose().
 // Neovim only: under Vim it returns an error.
-func ChancloseStream(ctx context.Context, c vigor.Caller, id int, stream string) (bool, error) {
+// The result is a Number, not a Boolean: 1 when the channel or stream was closed, 0 otherwise.
+func ChancloseStream(ctx context.Context, c vigor.Caller, id int, stream string) (int, error) {
 	if err := avail.Nvim(c, "nvimfn.ChancloseStream", "chanclose"); err != nil {
-		return false, err
+		return 0, err
 	}
-	v, err := vigor.CallAs[any](ctx, c, "chanclose", id, stream)
-	return avail.Truth(v), err
+	return vigor.CallAs[int](ctx, c, "chanclose", id, stream)
 }
 
 // Chansend calls chansend(id, data). See :help chansend().
 // Neovim only: under Vim it returns an error.
-func Chansend(ctx context.Context, c vigor.Caller, id any, data any) (bool, error) {
+// The result is a Number, not a Boolean: the number of bytes written, 0 on failure.
+func Chansend(ctx context.Context, c vigor.Caller, id any, data any) (int, error) {
 	if err := avail.Nvim(c, "nvimfn.Chansend", "chansend"); err != nil {
-		return false, err
+		return 0, err
 	}
-	v, err := vigor.CallAs[any](ctx, c, "chansend", id, data)
-	return avail.Truth(v), err
+	return vigor.CallAs[int](ctx, c, "chansend", id, data)
 }
 
 // Ctxget calls ctxget(). See :help ctxget().

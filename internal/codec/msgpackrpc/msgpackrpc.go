@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sync"
 
 	"github.com/vmihailenco/msgpack/v5"
@@ -444,10 +445,7 @@ func (c *Codec) encodeValue(v any, level int) error {
 		var err error
 		c.out.b, err = x(c.out.b)
 		return err
-	case []any:
-		if x == nil {
-			return c.enc.EncodeNil() // as for any nil slice
-		}
+	case []any: // nil is an empty List, as every nil slice but a []byte (encode)
 		return c.encodeList(x, level)
 	}
 	return c.encodeOther(v, level)
@@ -481,7 +479,15 @@ func (c *Codec) encodeOther(v any, level int) error {
 
 // encode writes v with the encoder, whose errors (and panics: it has some,
 // for a uintptr say) become a *wire.ValueError.
+//
+// A nil slice is an empty List, so that a function that takes a List gets
+// one; a nil []byte, map or pointer is nil. (The encoder writes nil for a
+// nil slice: one inside a Dict or a struct, which it encodes itself, stays
+// nil.)
 func encode(e *msgpack.Encoder, v any) (err error) {
+	if nilList(v) {
+		return e.EncodeArrayLen(0)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = &wire.ValueError{Msg: fmt.Sprintf("a %T cannot be sent to the editor", v), Detail: fmt.Errorf("msgpack: %v", r)}
@@ -1115,6 +1121,22 @@ func (a *CallAppender) AppendCall(b []byte, fn string, args []any, atomic bool) 
 		}
 	}
 	return b, nil
+}
+
+// nilList reports whether v is a nil slice whose items are not bytes.
+func nilList(v any) bool {
+	switch x := v.(type) {
+	case string, int, int64, bool, float64, map[string]any, []byte:
+		return false
+	case []string:
+		return x == nil
+	case []int:
+		return x == nil
+	case []map[string]any:
+		return x == nil
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Slice && rv.IsNil() && rv.Type().Elem().Kind() != reflect.Uint8
 }
 
 // appendArrayLen appends a msgpack array header.

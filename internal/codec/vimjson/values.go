@@ -21,7 +21,11 @@ import (
 // uint64 above math.MaxInt64), Lists and Dicts nested more than
 // MaxSendDepth deep, a map whose keys are not strings, or a type with no
 // JSON form (chan, func, complex). Strings that are not valid UTF-8 are
-// sent with each invalid byte replaced by U+FFFD (appendString).
+// sent with each invalid byte replaced by U+FFFD (appendString). A nil
+// slice is an empty List, so that a function that takes a List gets one,
+// but for a []byte and inside a Dict or a struct, where it is null as
+// Neovim gets it (msgpack's encoder writes those); a nil map or pointer is
+// null.
 func AppendValue(b []byte, v any) ([]byte, error) { return appendValue(b, v, 0) }
 
 // AppendString appends s as a JSON string, as AppendValue does, without
@@ -78,15 +82,9 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 			return b, tooDeep()
 		}
 		return appendBytes(b, x), nil
-	case []any:
-		if x == nil {
-			return append(b, "null"...), nil
-		}
+	case []any: // nil is an empty List, as every nil slice but a []byte
 		return appendList(b, x, depth)
 	case []string:
-		if x == nil {
-			return append(b, "null"...), nil
-		}
 		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
@@ -99,9 +97,6 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case []int:
-		if x == nil {
-			return append(b, "null"...), nil
-		}
 		if depth >= MaxSendDepth {
 			return b, tooDeep()
 		}
@@ -133,7 +128,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 			b = appendString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = appendValue(b, x[k], depth+1); err != nil {
+			if b, err = appendMember(b, x[k], depth+1); err != nil {
 				return b, err
 			}
 		}
@@ -201,6 +196,32 @@ func appendValidUTF8(b, text []byte) []byte {
 	return append(b, bytes.ToValidUTF8(text, []byte("\ufffd"))...)
 }
 
+// appendMember is appendValue for a Dict's value or a struct's field,
+// where a nil slice is null: msgpack's encoder, which writes Neovim's
+// Dicts and structs, makes it nil there, and both editors get the same.
+func appendMember(b []byte, v any, depth int) ([]byte, error) {
+	if isNilSlice(v) {
+		return append(b, "null"...), nil
+	}
+	return appendValue(b, v, depth)
+}
+
+// isNilSlice reports whether v is a nil slice.
+func isNilSlice(v any) bool {
+	switch x := v.(type) {
+	case nil, string, int, int64, bool, float64, map[string]any:
+		return false
+	case []any:
+		return x == nil
+	case []string:
+		return x == nil
+	case []int:
+		return x == nil
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Slice && rv.IsNil()
+}
+
 // appendReflect handles named and composite types. Slices and maps of any
 // element type recurse through appendValue so that []byte and floats keep
 // Vim's forms; structs go by their json tags (appendStruct).
@@ -223,8 +244,8 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 	case reflect.Float32, reflect.Float64:
 		return appendFloat(b, rv.Float()), nil
 	case reflect.Slice, reflect.Array:
-		if rv.Kind() == reflect.Slice && rv.IsNil() {
-			return append(b, "null"...), nil // as encoding/json and msgpack do
+		if rv.Kind() == reflect.Slice && rv.IsNil() && rv.Type().Elem().Kind() == reflect.Uint8 {
+			return append(b, "null"...), nil // a nil []byte, as above; other nil slices are empty Lists
 		}
 		if depth >= MaxSendDepth {
 			return b, tooDeep()
@@ -279,7 +300,7 @@ func appendReflect(b []byte, v any, depth int) ([]byte, error) {
 			b = appendString(b, k.String())
 			b = append(b, ':')
 			var err error
-			if b, err = appendValue(b, rv.MapIndex(k).Interface(), depth+1); err != nil {
+			if b, err = appendMember(b, rv.MapIndex(k).Interface(), depth+1); err != nil {
 				return b, err
 			}
 		}
@@ -350,7 +371,7 @@ func appendFields(b []byte, rv reflect.Value, first *bool, depth int) ([]byte, e
 		b = appendString(b, name)
 		b = append(b, ':')
 		var err error
-		if b, err = appendValue(b, fv.Interface(), depth+1); err != nil {
+		if b, err = appendMember(b, fv.Interface(), depth+1); err != nil {
 			return b, err
 		}
 	}

@@ -862,13 +862,19 @@ func TestBoolNil(t *testing.T) {
 		{false, "false"},
 		{nil, "null"},
 		{(*int)(nil), "null"},
-		// Nil slices and maps are null, as in encoding/json and as
-		// msgpack sends them to Neovim.
+		// Nil maps are null, as in encoding/json and as msgpack sends
+		// them to Neovim; nil slices are empty Lists, but for a []byte and
+		// in a Dict or a struct (as msgpack's encoder writes them).
 		{(map[string]any)(nil), "null"},
 		{(map[string]int)(nil), "null"},
-		{([]any)(nil), "null"},
-		{([]string)(nil), "null"},
-		{([]float64)(nil), "null"},
+		{([]any)(nil), "[]"},
+		{([]string)(nil), "[]"},
+		{([]int)(nil), "[]"},
+		{([]float64)(nil), "[]"},
+		{([]map[string]any)(nil), "[]"},
+		{[]any{[]string(nil)}, "[[]]"},
+		{map[string]any{"items": []int(nil)}, `{"items":null}`},
+		{([]byte)(nil), "null"},
 	} {
 		if got := appendValue(t, tt.in); got != tt.want {
 			t.Errorf("AppendValue(%#v) = %s, want %s", tt.in, got, tt.want)

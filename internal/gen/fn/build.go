@@ -106,9 +106,12 @@ func build(in inputs) ([]*pkg, error) {
 			nvimfn.skipped = append(nvimfn.skipped, skip{name, "this Neovim has it, but vimfn.lua does not define it (no signature)"})
 		}
 	}
+	pkgs := []*pkg{fn, vimfn, nvimfn}
+	if err := fixesIn(pkgs); err != nil && in.strict {
+		return nil, err
+	}
 	c := counts{common: len(fn.funcs), vim: len(vimfn.funcs), nvim: len(nvimfn.funcs),
 		commonSkipped: len(fn.skipped), vimSkipped: len(vimfn.skipped), nvimSkipped: len(nvimfn.skipped)}
-	pkgs := []*pkg{fn, vimfn, nvimfn}
 	for _, p := range pkgs {
 		p.counts = c
 		p.wrappers, p.renames = wrappers(p.funcs)

@@ -66,7 +66,9 @@ vimfn.lua gives its type (a Number parameter is int, a List of Strings
 []string), and any otherwise; Lua's number (a Number or a Float) and the
 Number literals 0|1 stay any and int for a parameter, so that the editor
 gets the kind of value it expects, and a List of values of any type is
-any, so that a slice of any element type can be passed.
+any, so that a slice of any element type can be passed. A nil slice
+argument is an empty List (fn.Setqflist(ctx, c, nil) makes a new, empty
+list).
 
 For a function both editors have, parameter names come from Vim's table
 (what :help shows), parameter types from Neovim's vimfn.lua, and the
@@ -74,6 +76,32 @@ arities are those both editors take. The result is the type that says
 more when one source refines the other (Vim's List and Neovim's string[]
 is []string; Vim's Number and Neovim's 0|1 is bool); where they disagree
 the result is the wider type, and the wrapper's doc says so.
+
+Where the sources' words mislead these rules, each editor's :help
+description of the function decides, and the wrapper's doc says why:
+
+  - A Number that is a count, a code or a status is an int even where
+    vimfn.lua gives 0|1: Char2nr (a character's code), Filewritable (2 for
+    a directory), Executable, Haslocaldir, Islocked, Chansend (bytes
+    written), Chanclose, and Append, Appendbufline and the Assert*
+    functions, whose 1 is a failure. Only a test documented as TRUE or
+    FALSE (Has, Exists, Filereadable, Bufexists...) is a bool.
+  - A result whose type a flag argument changes is any at the arities
+    that take the flag: GlobList and GlobpathList (a List when list is
+    TRUE), ReadfileTypeArg (a Blob for "B"), ExpandList, GetregList,
+    MapargDict, SubmatchList; the shorter arities keep their type (Glob
+    and Globpath are strings).
+  - A line number is any, so that it can be a Number or a String such as
+    "$" (Getbufline, GetbuflineEnd, Getbufoneline, Setbufline,
+    Appendbufline), Appendbufline's text is a String or a List, and a Dict
+    parameter is a map (MatchaddDict, MatchaddposDict, and Setcharsearch,
+    which has no result).
+  - Getenv is a *string, nil when the variable is not set (getenv()
+    returns v:null then).
+  - Abs is generic, Abs[T int | float64]: Vim's abs() returns a Number
+    for a Number and a Float for a Float, so the result has the
+    argument's type and an int keeps every digit (a float64 holds
+    integers up to 2^53 only). Its argument is an int or a float64.
 
 # Availability and batches
 
@@ -188,8 +216,12 @@ func (p *pkg) writeWrapper(b *strings.Builder, w wrapper) {
 	if w.result != voidType {
 		res = "(" + w.result + ", error)"
 	}
-	fmt.Fprintf(b, "func %s(ctx context.Context, c vigor.Caller%s) %s {\n",
-		w.goName, strings.TrimSuffix(", "+strings.Join(decl, ", "), ", "), res)
+	tparams := ""
+	if f.typeParam != "" {
+		tparams = "[" + f.typeParam + "]"
+	}
+	fmt.Fprintf(b, "func %s%s(ctx context.Context, c vigor.Caller%s) %s {\n",
+		w.goName, tparams, strings.TrimSuffix(", "+strings.Join(decl, ", "), ", "), res)
 	if p.only != "" {
 		check := "Vim"
 		if p.only == "nvim" {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -305,4 +306,41 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return "the end"
+}
+
+// A fix corrects the types of the function it names, and one that names
+// a function or a parameter the sources lack is reported, so that the
+// table cannot outlive the editors' functions.
+func TestFixes(t *testing.T) {
+	funcs := map[string]*function{
+		"char2nr":  {params: []param{{name: "string", typ: "string"}}, results: map[int]string{1: "bool"}},
+		"globpath": {params: []param{{name: "path"}, {name: "expr"}, {name: "nosuf"}, {name: "list"}}, results: map[int]string{2: "string", 3: "string", 4: "string"}},
+		"abs":      {params: []param{{name: "expr", typ: anyType}}, results: map[int]string{1: "float64"}, arityNotes: map[int]string{1: "Vim's result is float64"}},
+		"getbufline": {params: []param{{name: "buf", typ: anyType}, {name: "lnum", typ: "int"}, {name: "end", typ: "int"}},
+			results: map[int]string{2: "[]string", 3: "[]string"}},
+		"setcharsearch": {params: []param{{name: "dict", typ: "string"}}, results: map[int]string{1: "map[string]any"}},
+	}
+	stale := applyFixes(funcs)
+	if got := funcs["char2nr"].results[1]; got != "int" {
+		t.Errorf("char2nr: %s", got)
+	}
+	if g := funcs["globpath"].results; g[3] != "string" || g[4] != anyType {
+		t.Errorf("globpath: %v", g)
+	}
+	if f := funcs["abs"]; f.typeParam != numericParam || f.params[0].typ != "T" || f.results[1] != "T" || f.arityNotes[1] != "" {
+		t.Errorf("abs: %+v", f)
+	}
+	if p := funcs["getbufline"].params; p[1].typ != anyType || p[2].typ != anyType {
+		t.Errorf("getbufline: %+v", p)
+	}
+	if f := funcs["setcharsearch"]; f.results[1] != voidType || f.params[0].typ != "map[string]any" {
+		t.Errorf("setcharsearch: %+v", f)
+	}
+	if !reflect.DeepEqual(stale[:2], []string{"append()", "appendbufline()"}) {
+		t.Errorf("stale: %q", stale)
+	}
+	funcs["appendbufline"] = &function{params: []param{{name: "buf"}, {name: "lnum"}}, results: map[int]string{2: "bool"}}
+	if stale := applyFixes(funcs); !slices.Contains(stale, "appendbufline(): parameter text") {
+		t.Errorf("a missing parameter is not stale: %q", stale)
+	}
 }

@@ -45,6 +45,10 @@ type inputs struct {
 	// arguments that Vim's compiler accepts (arityProbe); nil when not
 	// checked.
 	vimArgs map[string][]int
+	// strict fails the generation on a fix (fixes.go) of a function or
+	// parameter that the sources lack: set for the pinned editors, whose
+	// sources have all.
+	strict bool
 }
 
 // generate reads the pinned editors and returns the files to write under
@@ -92,7 +96,7 @@ type probeResult struct {
 
 // readEditors runs both pinned editors for their sources and exists().
 func readEditors(ctx context.Context) (inputs, error) {
-	var in inputs
+	in := inputs{strict: true}
 	vim, err := gen.Find("vim")
 	if err != nil {
 		return in, err

@@ -16,6 +16,7 @@ type function struct {
 	params     []param // name: the Go name; typ: the Go type
 	min, max   int     // the arities that get a wrapper
 	variadic   bool    // one wrapper, with args ...any after the required ones
+	typeParam  string  // the wrappers' type parameter ("T int | float64"), if generic
 	results    map[int]string
 	deprecated bool           // Neovim marks it @deprecated
 	notes      []string       // facts for the doc comments of its wrappers

@@ -211,12 +211,150 @@ func failing(ctx context.Context, p *vigor.Plugin) (map[string]any, error) {
 	return map[string]any{"index": be.Index, "fn": be.Fn, "results": be.Results, "n": n, "after": after}, nil
 }
 
+// typed holds the results whose types the generator's fixes correct.
+type typed struct {
+	Char2nr, AppendFailed, Appended, Filewritable int
+	Glob                                          string
+	Globpath                                      any
+	Lines                                         []string
+	Last                                          string
+	Abs                                           int
+	AbsFloat                                      float64
+	Match, Matchpos                               int
+	Charsearch                                    map[string]any
+	Setline, Setqflist                            int
+	Qflist                                        []any
+	Unplaced                                      []int
+	Chansend                                      int
+	Unset, Home                                   *string
+	ReadBlob                                      any
+}
+
+// recorder makes the calls of typedCalls directly (b nil) or in b: in a
+// batch the result comes through Into, directly through the return.
+type recorder struct {
+	p    *vigor.Plugin
+	b    *vigor.Batch
+	errs []error
+}
+
+// to is the Caller of a call whose result goes to ptr.
+func (r *recorder) to(ptr any) vigor.Caller {
+	if r.b != nil {
+		return r.b.Into(ptr)
+	}
+	return r.p
+}
+
+// caller is the Caller of a call whose result is not kept.
+func (r *recorder) caller() vigor.Caller {
+	if r.b != nil {
+		return r.b
+	}
+	return r.p
+}
+
+// got keeps a direct call's result in dst, and its error.
+func got[T any](r *recorder, dst *T) func(T, error) {
+	return func(v T, err error) {
+		if r.b == nil {
+			*dst = v
+		}
+		r.errs = append(r.errs, err)
+	}
+}
+
+// typedCalls calls the wrappers whose types the generator corrects, one
+// body for a direct run and a batch.
+func typedCalls(ctx context.Context, r *recorder, s *typed, dir string, job int) {
+	got(r, &s.Char2nr)(fn.Char2nr(ctx, r.to(&s.Char2nr), "\u00e9"))
+	got(r, &s.AppendFailed)(fn.Append(ctx, r.to(&s.AppendFailed), 99999, "x"))
+	got(r, &s.Appended)(fn.Appendbufline(ctx, r.to(&s.Appended), "%", "$", []string{"four", "five"}))
+	got(r, &s.Filewritable)(fn.Filewritable(ctx, r.to(&s.Filewritable), dir))
+	got(r, &s.Glob)(fn.Glob(ctx, r.to(&s.Glob), filepath.Join(dir, "*")))
+	got(r, &s.Globpath)(fn.GlobpathList(ctx, r.to(&s.Globpath), dir, "*", false, true))
+	got(r, &s.Lines)(fn.GetbuflineEnd(ctx, r.to(&s.Lines), "%", 2, "$"))
+	got(r, &s.Last)(fn.Getbufoneline(ctx, r.to(&s.Last), "%", "$"))
+	got(r, &s.Abs)(fn.Abs(ctx, r.to(&s.Abs), -9007199254740993))
+	got(r, &s.AbsFloat)(fn.Abs(ctx, r.to(&s.AbsFloat), -2.5))
+	got(r, &s.Match)(fn.MatchaddDict(ctx, r.to(&s.Match), "Search", "two", 10, 71, map[string]any{"conceal": "x"}))
+	got(r, &s.Matchpos)(fn.MatchaddposDict(ctx, r.to(&s.Matchpos), "Search", []any{1}, 10, 72, map[string]any{"conceal": "y"}))
+	r.errs = append(r.errs, fn.Setcharsearch(ctx, r.caller(), map[string]any{"char": "t", "forward": 1, "until": 0}))
+	got(r, &s.Charsearch)(fn.Getcharsearch(ctx, r.to(&s.Charsearch)))
+	// nil slices are empty Lists: setline() of none is 0 (nothing set).
+	got(r, &s.Setline)(fn.Setline(ctx, r.to(&s.Setline), 1, []string(nil)))
+	got(r, &s.Setqflist)(fn.Setqflist(ctx, r.to(&s.Setqflist), nil))
+	got(r, &s.Qflist)(fn.Getqflist(ctx, r.to(&s.Qflist)))
+	got(r, &s.Unplaced)(fn.SignUnplacelist(ctx, r.to(&s.Unplaced), nil))
+	got(r, &s.ReadBlob)(fn.ReadfileTypeArg(ctx, r.to(&s.ReadBlob), filepath.Join(dir, "blob"), "B"))
+	got(r, &s.Unset)(fn.Getenv(ctx, r.to(&s.Unset), "VIGOR_STD_UNSET"))
+	got(r, &s.Home)(fn.Getenv(ctx, r.to(&s.Home), "HOME"))
+	if r.p.Meta().Host == "nvim" {
+		got(r, &s.Chansend)(nvimfn.Chansend(ctx, r.to(&s.Chansend), job, "abc"))
+	}
+}
+
+// types runs typedCalls directly or in a batch, on a buffer of the two
+// lines of setUp and, on Neovim, with a job to send to.
+func types(ctx context.Context, p *vigor.Plugin, how, dir string) (map[string]any, error) {
+	if _, err := fn.Execute(ctx, p, "silent %delete _"); err != nil {
+		return nil, err
+	}
+	if _, err := setUp(ctx, p, dir); err != nil {
+		return nil, err
+	}
+	job := 0
+	if p.Meta().Host == "nvim" {
+		var err error
+		if job, err = nvimfn.Jobstart(ctx, p, []string{"cat"}); err != nil {
+			return nil, err
+		}
+		defer nvimfn.Jobstop(ctx, p, job)
+	}
+	defer fn.Clearmatches(ctx, p)
+	r := &recorder{p: p}
+	var s typed
+	var err error
+	if how == "batch" {
+		err = p.Batch(ctx, func(b *vigor.Batch) error {
+			r.b = b
+			typedCalls(ctx, r, &s, dir, job)
+			return errors.Join(r.errs...)
+		})
+	} else {
+		typedCalls(ctx, r, &s, dir, job)
+		err = errors.Join(r.errs...)
+	}
+	return map[string]any{
+		"char2nr": s.Char2nr, "append_failed": s.AppendFailed, "appended": s.Appended,
+		"filewritable": s.Filewritable, "glob": s.Glob, "globpath": s.Globpath,
+		"lines": s.Lines, "last": s.Last, "abs": s.Abs, "abs_float": s.AbsFloat,
+		"match": s.Match, "matchpos": s.Matchpos, "charsearch": s.Charsearch["char"],
+		"setline": s.Setline, "setqflist": s.Setqflist, "qflist": s.Qflist,
+		"unplaced": s.Unplaced, "chansend": s.Chansend, "unset": s.Unset, "home": s.Home,
+		"readfile_blob": blobLen(s.ReadBlob),
+	}, err
+}
+
+// blobLen is the length of a Blob decoded into an any: a String on
+// Neovim, a List of Numbers on Vim (doc.go); -1 for anything else.
+func blobLen(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []any:
+		return len(x)
+	}
+	return -1
+}
+
 func main() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		p.Handle("direct", func(ctx context.Context, dir string) (map[string]any, error) { return direct(ctx, p, dir) })
 		p.Handle("batch", func(ctx context.Context, dir string) (map[string]any, error) { return batched(ctx, p, dir) })
 		p.Handle("avail", func(ctx context.Context) map[string]any { return avail(ctx, p) })
 		p.Handle("api", func(ctx context.Context) (map[string]any, error) { return api(ctx, p) })
+		p.Handle("types", func(ctx context.Context, how, dir string) (map[string]any, error) { return types(ctx, p, how, dir) })
 		p.Handle("failing", func(ctx context.Context) (map[string]any, error) { return failing(ctx, p) })
 		return nil
 	})
