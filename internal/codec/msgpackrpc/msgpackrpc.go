@@ -364,8 +364,6 @@ func AppendInt(b []byte, n int64) []byte {
 	return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(n))
 }
 
-// encodeList writes xs, a List at level (MaxMessageDepth). Its items are
-// at level+1: checking here spares the check of each String.
 // FuncCall is the params [Fn, Args] of nvim_call_function, for a
 // message whose params are the one value *FuncCall: the codec writes
 // them as it writes []any{Fn, Args}, and the caller boxes neither the
@@ -395,12 +393,12 @@ func (c *Codec) encodeFuncCall(fc *FuncCall) error {
 	if err := c.enc.EncodeString(fc.Fn); err != nil {
 		return atIndex(err, 0, level)
 	}
-	if fc.Args == nil {
-		return atIndex(c.enc.EncodeNil(), 1, level)
-	}
+	// A nil Args is an empty List, as a nil slice is (encodeValue).
 	return atIndex(c.encodeList(fc.Args, level+1), 1, level)
 }
 
+// encodeList writes xs, a List at level (MaxMessageDepth). Its items are
+// at level+1: checking here spares the check of each String.
 func (c *Codec) encodeList(xs []any, level int) error {
 	if level > MaxMessageDepth+1 || len(xs) > 0 && level > MaxMessageDepth {
 		return tooDeep()
