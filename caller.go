@@ -60,11 +60,11 @@ func (p *Plugin) Batching() (*Plugin, *Batch) { return p, nil }
 // does not fit fails with an error such as
 // `toupper(): the result: expected a Number, got a String ("X")`.
 func (p *Plugin) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	res, err := p.ed.Call(ctx, fn, args)
+	res, err := p.callEditor(ctx, fn, args)
 	if err != nil {
 		return p.editorErr(fn, err)
 	}
-	return p.decodeResult(fn+"()", fn, res, result)
+	return p.decodeResult(fn, res, result)
 }
 
 // EvalInto implements Caller: it evaluates expr with vars visible as l:
@@ -74,7 +74,7 @@ func (p *Plugin) EvalInto(ctx context.Context, result any, expr string, vars map
 	if err != nil {
 		return err
 	}
-	return p.decodeResult("the expression", protocol.FuncEval, res, result)
+	return p.decodeResult(protocol.FuncEval, res, result)
 }
 
 // eval evaluates expr with vars, for Eval and EvalInto.
@@ -87,19 +87,28 @@ func (p *Plugin) eval(ctx context.Context, expr string, vars map[string]any) (ho
 }
 
 // decodeResult decodes res, the result of fn, into result (a pointer, or
-// nil to drop it); name is what errors call the call.
-func (p *Plugin) decodeResult(name, fn string, res host.Value, result any) error {
+// nil to drop it). Errors call the call fn() (callName), or "the
+// expression" for protocol.FuncEval: the name is made only for an error.
+func (p *Plugin) decodeResult(fn string, res host.Value, result any) error {
 	if result == nil {
 		return nil
 	}
 	if !validResult(result) {
-		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", name, result)
+		return fmt.Errorf("%s: the result must go to a non-nil pointer, not %T", resultName(fn), result)
 	}
 	if err := p.dec.decodeTo(res, result); err != nil {
 		p.log.Warn("a result does not fit", "fn", fn, "err", err, "detail", err.detail)
-		return fmt.Errorf("%s: %w", name, err.in("the result"))
+		return fmt.Errorf("%s: %w", resultName(fn), err.in("the result"))
 	}
 	return nil
+}
+
+// resultName is what the errors of decodeResult call the call of fn.
+func resultName(fn string) string {
+	if fn == protocol.FuncEval {
+		return "the expression"
+	}
+	return fn + "()"
 }
 
 // CallAs calls the editor function fn through c and returns its result
@@ -117,6 +126,8 @@ func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, er
 		return zero, b.CallInto(ctx, nil, fn, args...)
 	case *Batch:
 		return zero, b.CallInto(ctx, nil, fn, args...)
+	case *Plugin:
+		return callPlugin[T](ctx, b, fn, args)
 	}
 	if _, b := c.Batching(); b != nil {
 		// No pointer: it would be filled in after CallAs returned, for
@@ -126,6 +137,55 @@ func CallAs[T any](ctx context.Context, c Caller, fn string, args ...any) (T, er
 	v := new(T)
 	err := c.CallInto(ctx, v, fn, slices.Clone(args)...)
 	return *v, err
+}
+
+// callPlugin is CallAs on a *Plugin. On the concrete type args stays on
+// the caller's stack (callEditor copies it), and a result that
+// scalarAs takes needs no pointer, which would escape: such a call
+// allocates nothing of its own.
+func callPlugin[T any](ctx context.Context, p *Plugin, fn string, args []any) (T, error) {
+	res, err := p.callEditor(ctx, fn, args)
+	if err != nil {
+		var zero T
+		return zero, p.editorErr(fn, err)
+	}
+	if v, ok := scalarAs[T](res); ok {
+		return v, nil
+	}
+	v := new(T)
+	err = p.decodeResult(fn, res, v)
+	return *v, err
+}
+
+// scalarAs returns res as a T when decodeTo would give the same without
+// an error: T any (the editor-neutral form), or T int or string and res a
+// Number that fits or a String. Otherwise it reports false, and the
+// result goes through decodeTo (its rules and its errors).
+func scalarAs[T any](res host.Value) (T, bool) {
+	var zero T
+	switch any(zero).(type) {
+	case int:
+		if x, err := res.Any(); err == nil {
+			if n, ok := x.(int64); ok && n == int64(int(n)) {
+				return any(int(n)).(T), true
+			}
+		}
+	case string:
+		if res.Type() == "String" {
+			if x, err := res.Any(); err == nil {
+				if s, ok := x.(string); ok {
+					return any(s).(T), true
+				}
+			}
+		}
+	case nil: // T is an interface type
+		if _, ok := any(&zero).(*any); ok {
+			if x, err := res.Any(); err == nil {
+				return any(x).(T), true
+			}
+		}
+	}
+	return zero, false
 }
 
 // EvalAs evaluates expr through c, with vars visible as l: variables, and

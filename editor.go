@@ -120,17 +120,34 @@ func resultErr(fn string, err error) error {
 // (with an error), or as soon as ctx ends (with context.Cause(ctx)); the
 // editor still runs the function then, and its answer is dropped.
 func (p *Plugin) Call(ctx context.Context, fn string, args ...any) (any, error) {
-	res, err := p.ed.Call(ctx, fn, args)
+	res, err := p.callEditor(ctx, fn, args)
 	if err != nil {
 		return nil, p.editorErr(fn, err)
 	}
 	return p.result(fn, fn, res)
 }
 
+// callEditor calls fn with a copy of args in a reused slice. Passed down as
+// they are, through the editor's interface, the arguments of every call
+// would be made on the heap (the variadic slice escapes); the copy keeps
+// them on the caller's stack. The adapters keep no reference to their
+// params once they have returned (host.Caller).
+func (p *Plugin) callEditor(ctx context.Context, fn string, args []any) (host.Value, error) {
+	bp, _ := p.argBufs.Get().(*[]any)
+	if bp == nil {
+		bp = new([]any)
+	}
+	*bp = append((*bp)[:0], args...)
+	res, err := p.ed.Call(ctx, fn, *bp)
+	clear(*bp)
+	p.argBufs.Put(bp)
+	return res, err
+}
+
 // result decodes res, the result of fn (named name in errors), into any.
 func (p *Plugin) result(name, fn string, res host.Value) (any, error) {
-	var v any
-	if err := res.Decode(&v); err != nil {
+	v, err := res.Any()
+	if err != nil {
 		p.log.Warn("a result does not decode", "fn", fn, "err", err)
 		return nil, resultErr(name, err)
 	}

@@ -42,10 +42,12 @@ type Plugin struct {
 	conn     *host.Conn // the channel to the editor
 	dec      decoder    // for handler parameters and CallAs
 	ed       editor     // conn's Editor (a benchmark may put another in its place)
-	log      *slog.Logger
-	logOut   io.Writer // what log writes to; logPanic writes there too
-	logPath  string
-	rtt      latencies // the durations of the last calls to the editor
+	// argBufs holds *[]any for the copies of a call's arguments (callEditor).
+	argBufs sync.Pool
+	log     *slog.Logger
+	logOut  io.Writer // what log writes to; logPanic writes there too
+	logPath string
+	rtt     latencies // the durations of the last calls to the editor
 	// batchBufs holds the emptied lists of finished batches
 	// (*batchBufs) for Batch to reuse: a 1000-call batch that grows its
 	// own lists copies them ten times.

@@ -47,6 +47,20 @@ func (v Value) Decode(dst any) error {
 	return v.codec.Unmarshal(v.raw, dst)
 }
 
+// Any decodes v into the editor-neutral form, as Decode into an empty
+// *any does, without allocating for a scalar where the codec can.
+func (v Value) Any() (any, error) {
+	if v.codec == nil {
+		return nil, errNoValue
+	}
+	if c, ok := v.codec.(interface{ UnmarshalAny(wire.Raw) (any, error) }); ok {
+		return c.UnmarshalAny(v.raw)
+	}
+	var x any
+	err := v.codec.Unmarshal(v.raw, &x)
+	return x, err
+}
+
 // Type names the editor's type of v in Vim's words ("Number", "String",
 // "List", ...), without decoding it.
 func (v Value) Type() string {
