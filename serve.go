@@ -338,6 +338,16 @@ func (g *endWriter) Write(b []byte) (int, error) {
 	return g.w.Write(b)
 }
 
+// SyscallConn is that of the writer under g, so that what writes through
+// g still sees the pipe it writes to (vimjson.NewWriter makes Vim's pipe
+// large enough for whole frames, and waits for room in it).
+func (g *endWriter) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := g.w.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.New("the channel to the editor is not a file")
+}
+
 func (g *endWriter) drop(b []byte) (int, error) {
 	g.log.Warn("a message to the editor came after the plugin had ended; dropped", "bytes", len(b))
 	return 0, errEnded

@@ -15,6 +15,7 @@ type nop struct{}
 func (nop) Request(context.Context, string, host.Values) any  { return nil }
 func (nop) Notification(context.Context, string, host.Values) {}
 func (nop) Async(context.Context, host.Async)                 {}
+func (nop) Late(host.Async)                                   {}
 
 func main() {
 	h := os.Getenv(protocol.EnvHost)
