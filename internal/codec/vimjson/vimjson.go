@@ -1,7 +1,7 @@
 // Package vimjson is the codec for Vim's JSON channel mode (":help
 // channel-use"). It frames messages the way Vim and Vigor's runtime do:
 //
-//	from Vim:  [id, [method, [params...]]]   a request (id > 0, made by ch_evalexpr)
+//	from Vim:  [id, [method, [params...]]]   a request (id > 0, sent with ch_sendraw)
 //	           [0, [method, [params...]]]    a notification (sent with ch_sendraw)
 //	           [-id, [result, null]]         the answer to our call number id
 //	           [-id, [null, error]]          ... when the function failed
@@ -361,7 +361,7 @@ func (c *Codec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 }
 
 // AppendWake appends the response [id, 0], which carries nothing: it ends
-// a wait of Vim's for the response to id (ch_read, ch_evalexpr) at once.
+// a wait of Vim's for the response to id (ch_read) at once.
 func (c *Codec) AppendWake(b []byte, id int64) []byte {
 	b = append(b, '[')
 	b = appendInt(b, id)
