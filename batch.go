@@ -260,6 +260,19 @@ func (b *Batch) leave() {
 // fail returns err, and keeps it as the batch's error if it is the first:
 // a batch with a call that could not be recorded is not sent, even if
 // record returns nil. Only the call that holds batchBusy calls it.
+// Fail makes the batch fail with err, unless it has failed already:
+// nothing is sent, and the batch returns that error even if record
+// returns nil. It is for a helper that finds, while a batch records, that
+// a call cannot be made: the std wrappers of a function that the editor
+// does not have call it, so that a record func that ignores their errors
+// does not send the other calls as if nothing were missing. A nil err,
+// or a batch whose record func has returned, is left as it is.
+func (b *Batch) Fail(err error) {
+	if err != nil && b.state != batchDone {
+		b.fail(err)
+	}
+}
+
 func (b *Batch) fail(err error) error {
 	if b.err == nil {
 		b.err = err

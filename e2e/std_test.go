@@ -58,26 +58,30 @@ func TestStdBatchError(t *testing.T) {
 
 // A wrapper of a function that the editor does not have fails, naming the
 // function and the editor, without a call; in a batch it fails the same
-// way and the batch sends nothing.
+// way and the batch sends nothing, even when the record func ignores the
+// error.
 func TestStdAvailability(t *testing.T) {
 	each(t, stdfn(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "stdfn")
 		got := ed.MustEval(t, "vigor#request('stdfn', 'avail', [])")
 		want := map[string]any{
-			"vim":   `[1,"a"]`,
-			"nvim":  "nvimfn.Strutf16len: strutf16len() is a Neovim function; Vim does not have it",
-			"api":   "nvimapi.GetCurrentBuf: nvim_get_current_buf() is a Neovim API function; Vim does not have it",
-			"batch": "nvimapi.GetCurrentBuf: nvim_get_current_buf() is a Neovim API function; Vim does not have it",
+			"vim":     `[1,"a"]`,
+			"nvim":    "nvimfn.Strutf16len: strutf16len() is a Neovim function; Vim does not have it",
+			"api":     "nvimapi.GetCurrentBuf: nvim_get_current_buf() is a Neovim API function; Vim does not have it",
+			"batch":   "nvimapi.GetCurrentBuf: nvim_get_current_buf() is a Neovim API function; Vim does not have it",
+			"ignored": "nvimapi.GetCurrentBuf: nvim_get_current_buf() is a Neovim API function; Vim does not have it",
 		}
 		if ed.Kind == "nvim" {
 			want = map[string]any{
-				"vim":   "vimfn.JsEncode: js_encode() is a Vim function; Neovim does not have it",
-				"nvim":  int64(3),
-				"api":   ed.MustEval(t, "bufnr()"),
-				"batch": "vimfn.JsEncode: js_encode() is a Vim function; Neovim does not have it",
+				"vim":     "vimfn.JsEncode: js_encode() is a Vim function; Neovim does not have it",
+				"nvim":    int64(3),
+				"api":     ed.MustEval(t, "bufnr()"),
+				"batch":   "vimfn.JsEncode: js_encode() is a Vim function; Neovim does not have it",
+				"ignored": "vimfn.JsEncode: js_encode() is a Vim function; Neovim does not have it",
 			}
 		}
 		mustEqual(t, ed, "avail", got, want)
+		mustEqual(t, ed, "g:sent after the failed batch", ed.MustEval(t, "get(g:, 'sent', 0)"), int64(0))
 	})
 }
 

@@ -26,7 +26,8 @@ func Example() {
 // through it would panic, and the example makes none.
 type vim struct{ vigor.Caller }
 
-func (vim) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
+func (vim) Meta() vigor.Meta                        { return vigor.Meta{Host: "vim"} }
+func (vim) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
 
 // Under Vim every wrapper fails without calling the editor.
 func Example_vim() {

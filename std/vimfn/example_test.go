@@ -12,7 +12,8 @@ import (
 // a call through it would panic, and the example makes none.
 type neovim struct{ vigor.Caller }
 
-func (neovim) Meta() vigor.Meta { return vigor.Meta{Host: "nvim"} }
+func (neovim) Meta() vigor.Meta                        { return vigor.Meta{Host: "nvim"} }
+func (neovim) Batching() (*vigor.Plugin, *vigor.Batch) { return nil, nil }
 
 // A Vim-only wrapper under Neovim fails without calling the editor.
 func Example() {

@@ -159,6 +159,18 @@ func avail(ctx context.Context, p *vigor.Plugin) map[string]any {
 		return err
 	})
 	put("batch", "", err)
+	// A record func that ignores the wrappers' errors, as the README's
+	// example does: the missing function still fails the batch, and the
+	// calls before it are not sent.
+	var last int
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		_, _ = fn.Execute(ctx, b, "let g:sent = 1")
+		_, _ = fn.Line(ctx, b.Into(&last), "$")
+		_, _ = nvimapi.GetCurrentBuf(ctx, b)
+		_, _ = vimfn.JsEncode(ctx, b, 1)
+		return nil
+	})
+	put("ignored", last, err)
 	return out
 }
 
