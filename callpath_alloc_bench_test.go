@@ -107,6 +107,20 @@ const batchHelper = "vigor#_internal#api#vim#batch"
 // go test -run '^$' -bench 'CallLarge' -benchmem .
 func BenchmarkCallLarge(b *testing.B) {
 	var data any = strings.Repeat(".", 65536)
+	eachFake(b, func(b *testing.B, p *Plugin) {
+		ctx := context.Background()
+		b.SetBytes(65536)
+		for range b.N {
+			if _, err := p.Call(ctx, "vigor_benchmark#discard", data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// eachFake runs body, with allocations reported, against a plugin of a
+// fake Vim and one of a fake Neovim, each over real pipes.
+func eachFake(b *testing.B, body func(b *testing.B, p *Plugin)) {
 	for _, c := range []struct {
 		name  string
 		start func(*testing.B) (*Plugin, func())
@@ -114,14 +128,8 @@ func BenchmarkCallLarge(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			p, stop := c.start(b)
 			defer stop()
-			ctx := context.Background()
 			b.ReportAllocs()
-			b.SetBytes(65536)
-			for range b.N {
-				if _, err := p.Call(ctx, "vigor_benchmark#discard", data); err != nil {
-					b.Fatal(err)
-				}
-			}
+			body(b, p)
 		})
 	}
 }
@@ -133,25 +141,17 @@ func BenchmarkCallLarge(b *testing.B) {
 //
 // go test -run '^$' -bench 'CallParallel|CallVim/raw|CallNvim/raw' -benchmem .
 func BenchmarkCallParallel(b *testing.B) {
-	for _, c := range []struct {
-		name  string
-		start func(*testing.B) (*Plugin, func())
-	}{{"vim", benchVimPlugin}, {"nvim", benchPlugin}} {
-		b.Run(c.name, func(b *testing.B) {
-			p, stop := c.start(b)
-			defer stop()
-			ctx := context.Background()
-			b.ReportAllocs()
-			// SetParallelism counts goroutines per processor: 8 in all.
-			b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if _, err := p.Call(ctx, "vigor_benchmark#discard", benchData); err != nil {
-						b.Error(err)
-						return
-					}
+	eachFake(b, func(b *testing.B, p *Plugin) {
+		ctx := context.Background()
+		// SetParallelism counts goroutines per processor: 8 in all.
+		b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := p.Call(ctx, "vigor_benchmark#discard", benchData); err != nil {
+					b.Error(err)
+					return
 				}
-			})
+			}
 		})
-	}
+	})
 }
