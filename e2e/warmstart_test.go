@@ -186,3 +186,43 @@ func TestHeldPluginsLoadDuringLongWait(t *testing.T) {
 		}
 	})
 }
+
+// An editor that quits while its eager plugins are still starting exits
+// at once and leaves no plugin process behind: once it quits, no process
+// starts. (Neovim's exit stops the jobs it has, then waits for them; a job
+// that a start timer made meanwhile kept it waiting for ever.)
+func TestQuitWhilePluginsStart(t *testing.T) {
+	repo, cache, cmds := warmPlugins(t, "q", 6)
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			ed := editortest.Start(t, kind, editortest.Options{RTP: []string{repo}, Cache: cache, Cmds: cmds})
+			ed.MustExec(t, `call timer_start(0, {-> execute('qa!')})`)
+			deadline := time.Now().Add(10 * time.Second)
+			for !ed.Exited() {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the editor did not exit within 10 s of :qa!", kind)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			for left := pluginProcesses(cache); len(left) > 0; left = pluginProcesses(cache) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: plugin processes left after the editor exited: %v", kind, left)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// pluginProcesses lists the processes whose program is under cache (the
+// plugins that Vigor built there), as "pid path".
+func pluginProcesses(cache string) []string {
+	var left []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/exe")
+	for _, exe := range procs {
+		if path, err := os.Readlink(exe); err == nil && strings.HasPrefix(path, cache+string(filepath.Separator)) {
+			left = append(left, filepath.Base(filepath.Dir(exe))+" "+path)
+		}
+	}
+	return left
+}

@@ -188,6 +188,13 @@ endfunction
 
 " -> starting: a process of p.bin.
 function! s:start(p) abort
+  if vigor#_internal#process#quitting()
+    " A process started now would outlive the editor: Neovim's exit stops
+    " the jobs it has when it begins, then waits for them, and never stops
+    " one that a timer starts meanwhile (the editor hangs).
+    call vigor#_internal#plugin#fail(a:p, 'the editor is quitting', 1)
+    return
+  endif
   let a:p.state = 'starting'
   let l:err = vigor#_internal#process#start(a:p)
   if !empty(l:err)

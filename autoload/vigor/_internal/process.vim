@@ -40,6 +40,11 @@ function! s:quitting() abort
   return s:exiting || v:exiting isnot v:null || v:dying
 endfunction
 
+" Whether the editor quits: no process starts then (plugin.vim).
+function! vigor#_internal#process#quitting() abort
+  return s:quitting()
+endfunction
+
 " The unload's budget in ms (a Number, from a Number, Float or String
 " option): the plugin keeps to it; the kill is for one that does not.
 function! vigor#_internal#process#budget() abort
