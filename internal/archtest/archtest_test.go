@@ -84,6 +84,8 @@ var rules = []rule{
 	{pkg: "std/vimfn", allow: []string{"", "std/internal/avail"}},
 	{pkg: "std/nvimfn", allow: []string{"", "std/internal/avail"}},
 	{pkg: "std/nvimapi", allow: []string{"", "std/internal/avail"}},
+	// Topic packages over the SDK's Caller.
+	{pkg: "std/variables", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},
