@@ -62,6 +62,7 @@ package variables
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/vigorvim/vigor"
 )
@@ -97,7 +98,7 @@ func (s Scope) check(fn, name string) error {
 	case "":
 		return fmt.Errorf("%s: the scope is the zero Scope; use variables.G, B, W, T, V, Env or Register", fn)
 	case "@":
-		if len(name) != 1 || !containsByte(registerNames, name[0]) {
+		if len(name) != 1 || strings.IndexByte(registerNames, name[0]) < 0 {
 			return fmt.Errorf("%s: %q is not a register name", fn, name)
 		}
 		return nil
@@ -115,15 +116,6 @@ func (s Scope) check(fn, name string) error {
 		return fmt.Errorf("%s: %q is not a variable name", fn, name)
 	}
 	return nil
-}
-
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return true
-		}
-	}
-	return false
 }
 
 // Get returns the value of the variable name in scope s decoded into a
