@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,8 +62,13 @@ type Options struct {
 	// holds the working directory: the nearest directory at or above it
 	// that has a vigor/ directory.
 	Repos []string
-	// Cmds are Ex commands run before Vigor starts (to set g:vigor#
-	// options or your plugin's own, say).
+	// Vimrc is a vimrc file (Vim script, or Lua on Neovim) that the
+	// editors source as a user's: after Repos are on 'runtimepath' and
+	// before Cmds, Vigor and the plugins.
+	Vimrc string
+	// Cmds are Ex commands run before Vigor starts and the plugins load,
+	// after Vimrc: the lines of a vimrc (to set g:vigor# options or your
+	// plugin's own, say).
 	Cmds []string
 	// Env adds environment variables for the editors and so the plugins.
 	Env []string
@@ -71,6 +77,17 @@ type Options struct {
 	// Timeout bounds each wait for a plugin, its first build included.
 	// Zero means 2 minutes.
 	Timeout time.Duration
+	// Screen runs each editor with a real screen, in a terminal of
+	// ScreenWidth x ScreenHeight (default 100x30), instead of headless.
+	// Headless Vim runs in Ex mode, where keys, mappings, :normal and
+	// feedkeys() do nothing (they work in headless Neovim); with a
+	// screen, both editors are in Normal mode as a user's, Editor.Keys
+	// types keys and Editor.Screen reads what the screen shows, and Eval,
+	// Cmd and Request still work (over a channel of the test's own). It
+	// needs tmux (apt-get install tmux, or brew install tmux): without it
+	// the test fails, saying so.
+	Screen                    bool
+	ScreenWidth, ScreenHeight int
 }
 
 // Editor is a running headless editor with Vigor loaded.
@@ -98,12 +115,14 @@ func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			if _, err := editortest.Binary(kind); err != nil {
+				err = fmt.Errorf("vigortest: %w", err)
 				if opts.Missing == Skip {
 					t.Skip(err)
 				}
 				t.Fatal(err)
 			}
-			ed := editortest.Start(t, kind, editortest.Options{RTP: repos, Cmds: cmds, Env: opts.Env})
+			ed := editortest.Start(t, kind, editortest.Options{RTP: repos, Load: true, Vimrc: opts.Vimrc, Cmds: cmds, Env: opts.Env,
+				Screen: opts.Screen, ScreenWidth: opts.ScreenWidth, ScreenHeight: opts.ScreenHeight})
 			body(t, &Editor{Kind: kind, ed: ed, timeout: timeout})
 		})
 	}
@@ -198,10 +217,94 @@ func (e *Editor) WaitFor(t testing.TB, expr string, timeout time.Duration) {
 	e.ed.WaitFor(t, expr, timeout)
 }
 
-// Messages returns what :messages shows.
+// Messages returns what :messages shows: the messages that the plugins
+// showed (Infof, Warnf, Errorf, :echomsg, errors), not Vim's own
+// "Entering Ex mode" of a headless Vim.
 func (e *Editor) Messages(t testing.TB) string {
 	t.Helper()
 	return e.ed.Messages(t)
+}
+
+// ClearMessages empties :messages, so that Messages and WaitMessage see
+// only what comes after.
+func (e *Editor) ClearMessages(t testing.TB) {
+	t.Helper()
+	e.ed.MustExec(t, "messages clear")
+}
+
+// WaitMessage waits until :messages holds want, for up to timeout, and
+// returns the messages; after timeout it fails the test, showing them. A
+// plugin's Infof, Warnf and Errorf reach the editor as notifications,
+// after the call that made them may have returned: wait for them here.
+func (e *Editor) WaitMessage(t testing.TB, want string, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		m := e.Messages(t)
+		if strings.Contains(m, want) {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: :messages does not hold %q within %s; it holds:\n%s", e.Kind, want, timeout, m)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Output runs the Ex command cmd and returns what it echoed (:echo,
+// :echomsg and the messages shown while it ran), as execute() captures
+// it, with the leading newline of each message. An error fails the test.
+func (e *Editor) Output(t testing.TB, cmd string) string {
+	t.Helper()
+	out, err := e.OutputErr(cmd)
+	if err != nil {
+		t.Fatalf("%s: %s: %v", e.Kind, cmd, err)
+	}
+	return out
+}
+
+// OutputErr is Output that returns the error that cmd raised (the line
+// that the user would see, such as "Vim:E492: Not an editor command:
+// nosuch") instead of failing the test.
+func (e *Editor) OutputErr(cmd string) (string, error) {
+	v, err := e.ed.Call(0, "execute", cmd)
+	s, _ := v.(string)
+	return s, err
+}
+
+// Keys types keys into an editor with a screen (Options.Screen), as the
+// user would: each argument is a tmux key name (Enter, Escape, Space,
+// BSpace, Tab, Up, F5, C-w for CTRL-W, M-x for ALT-X) or else literal
+// text, so Keys(t, ":normal! dd", "Enter") types a command line. It
+// returns once the terminal has the keys; the editor handles them after:
+// wait for what they do with WaitScreen or WaitFor.
+func (e *Editor) Keys(t testing.TB, keys ...string) {
+	t.Helper()
+	e.term(t).Keys(t, keys...)
+}
+
+// Screen returns the text that an editor with a screen (Options.Screen)
+// shows: one line per row, without trailing blanks.
+func (e *Editor) Screen(t testing.TB) string {
+	t.Helper()
+	return e.term(t).Screen(t)
+}
+
+// WaitScreen waits until the screen of an editor with a screen
+// (Options.Screen) holds want, for up to timeout, and returns the
+// screen; after timeout it fails the test, showing the screen.
+func (e *Editor) WaitScreen(t testing.TB, want string, timeout time.Duration) string {
+	t.Helper()
+	return e.term(t).WaitScreen(t, want, timeout)
+}
+
+func (e *Editor) term(t testing.TB) *editortest.Term {
+	t.Helper()
+	tm := e.ed.Term()
+	if tm == nil {
+		t.Fatalf("%s: the editor has no screen: set vigortest.Options.Screen", e.Kind)
+	}
+	return tm
 }
 
 // IsEditorError reports whether err is an error that the editor raised

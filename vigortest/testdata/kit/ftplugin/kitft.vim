@@ -1,0 +1,1 @@
+let b:kit_ftplugin = 1
