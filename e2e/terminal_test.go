@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,12 +12,12 @@ import (
 	"github.com/vigorvim/vigor/internal/editortest"
 )
 
-// term is an editor running with a screen, in a tmux session of its own:
-// keys go in with send-keys, the screen comes out with capture-pane.
+// term is an editor running with a screen, in a terminal of its own
+// (editortest.Term, a tmux session).
 type term struct {
-	t      *testing.T
-	kind   string
-	socket string
+	t    *testing.T
+	kind string
+	tm   *editortest.Term
 }
 
 // startTerm starts editor kind in a 100x30 terminal with Vigor and the
@@ -38,9 +37,6 @@ func startTermCache(t *testing.T, kind, cache string, repos ...string) *term {
 // Vigor's plugin/vigor.vim is sourced.
 func startTermCmds(t *testing.T, kind, cache string, cmds []string, repos ...string) *term {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is needed for the terminal tests (scripts/setup-editors.sh installs it)")
-	}
 	bin, err := editortest.Binary(kind)
 	if err != nil {
 		t.Fatal(err)
@@ -56,29 +52,16 @@ func startTermCmds(t *testing.T, kind, cache string, cmds []string, repos ...str
 	if err := os.WriteFile(path, []byte(script), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tm := &term{t: t, kind: kind, socket: filepath.Join(dir, "tmux.sock")}
 	home := filepath.Join(dir, "xdg")
-	cmd := fmt.Sprintf("env XDG_CONFIG_HOME=%s/config XDG_DATA_HOME=%s/data XDG_STATE_HOME=%s/state %s -u NONE -i NONE -n --cmd 'source %s'",
-		home, home, home, bin, path)
-	tm.tmux("new-session", "-d", "-x", "100", "-y", "30", cmd)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
-	return tm
-}
-
-func (tm *term) tmux(args ...string) string {
-	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		tm.t.Fatalf("%s: tmux %v: %v: %s", tm.kind, args, err, out)
-	}
-	return string(out)
+	env := []string{"XDG_CONFIG_HOME=" + home + "/config", "XDG_DATA_HOME=" + home + "/data", "XDG_STATE_HOME=" + home + "/state"}
+	return &term{t: t, kind: kind, tm: editortest.StartTerm(t, kind, 100, 30, env, []string{bin, "-u", "NONE", "-i", "NONE", "-n", "--cmd", "source " + path})}
 }
 
 // keys types keys (tmux key names, such as Enter or C-c).
-func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "0"}, keys...)...) }
+func (tm *term) keys(keys ...string) { tm.t.Helper(); tm.tm.Keys(tm.t, keys...) }
 
 // screen returns what the terminal shows.
-func (tm *term) screen() string { return tm.tmux("capture-pane", "-p", "-t", "0") }
+func (tm *term) screen() string { tm.t.Helper(); return tm.tm.Screen(tm.t) }
 
 // waitLoaded waits until the plugin name has loaded.
 func (tm *term) waitLoaded(name string) {
@@ -90,17 +73,7 @@ func (tm *term) waitLoaded(name string) {
 // waitScreen waits until the screen holds want, and returns the screen.
 func (tm *term) waitScreen(want string, timeout time.Duration) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := tm.screen()
-		if strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("%s: the screen does not show %q within %s; it shows:\n%s", tm.kind, want, timeout, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return tm.tm.WaitScreen(tm.t, want, timeout)
 }
 
 // interrupt types the command line cmd, presses CTRL-C after wait, and
