@@ -3,7 +3,9 @@ package vigortest_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/vigortest"
@@ -52,4 +54,37 @@ func ExampleStartFake() {
 	// Output:
 	// vim line 1 <nil>
 	// nvim line 1 <nil>
+}
+
+// A test of a mapping, with a real screen: in headless Vim (Ex mode)
+// keys and mappings do nothing, so the test asks for a screen.
+func ExampleEditor_Keys() {
+	// In vigor/hello/main_test.go, say, of a repository whose
+	// plugin/hello.vim maps <Leader>h to :Hello<CR>, a command that
+	// echoes the plugin's greeting:
+	_ = func(t *testing.T) {
+		vigortest.Each(t, vigortest.Options{Screen: true}, func(t *testing.T, ed *vigortest.Editor) {
+			ed.WaitLoaded(t, "hello")
+			ed.Keys(t, `\h`)
+			ed.WaitScreen(t, "Hello, you!", 5*time.Second)
+			if s := ed.Screen(t); strings.Contains(s, "E492") {
+				t.Fatalf("%s: the screen shows an error:\n%s", ed.Kind, s)
+			}
+		})
+	}
+}
+
+// What a plugin showed: the text that a command echoed, and the
+// messages that the plugin's Infof gave, which arrive after the call.
+func ExampleEditor_Output() {
+	_ = func(t *testing.T) {
+		vigortest.Each(t, vigortest.Options{}, func(t *testing.T, ed *vigortest.Editor) {
+			if got := ed.Output(t, "Hello"); got != "\nHello, you!" {
+				t.Fatalf("%s: :Hello echoed %q", ed.Kind, got)
+			}
+			ed.ClearMessages(t)
+			ed.Cmd(t, "HelloLater")
+			ed.WaitMessage(t, "[hello] done", 5*time.Second)
+		})
+	}
 }

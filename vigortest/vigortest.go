@@ -12,9 +12,22 @@
 //		})
 //	}
 //
+// The editors load the repository as a plugin manager would: it goes on
+// 'runtimepath' with its after/ directory, Options.Vimrc and Options.Cmds
+// run, then Vigor starts and the repository's plugin/ and after/plugin/
+// files are sourced; autoload/, ftplugin/ and doc/ work as in a user's
+// editor (help tags are made in a temporary copy when the repository
+// ships no doc/tags).
+//
+// Headless Vim runs in Ex mode, where keys, mappings, :normal and
+// feedkeys() do nothing; Options.Screen gives both editors a real screen
+// in a terminal, where Editor.Keys types keys and Editor.Screen reads
+// what it shows. Messages, WaitMessage and Output capture what the
+// plugin showed, on both editors.
+//
 // The editors are found in $VIGOR_TEST_VIM and $VIGOR_TEST_NVIM, else as
-// vim and nvim on $PATH. An editor that is missing fails the test, or
-// skips it with Options.Missing = Skip. Plugins are built once into a
+// vim and nvim on $PATH. An editor that is missing fails the test, saying
+// how to install it, or skips it with Options.Missing = Skip. Plugins are built once into a
 // private cache shared by the test binary ($VIGOR_TEST_CACHE, else the
 // user's cache directory), so only the first run pays for the build.
 //
