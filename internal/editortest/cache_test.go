@@ -110,3 +110,21 @@ func refused(t *testing.T, dir, why string) {
 		}
 	}
 }
+
+// A missing editor's error says how to install it, naming no file that
+// only Vigor's repository has.
+func TestBinaryMissingSaysHowToInstall(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, c := range []struct{ kind, env, how string }{
+		{"vim", "VIGOR_TEST_VIM", "apt-get install vim"},
+		{"nvim", "VIGOR_TEST_NVIM", "brew install neovim"},
+	} {
+		for _, set := range []string{"", filepath.Join(t.TempDir(), "none")} {
+			t.Setenv(c.env, set)
+			_, err := Binary(c.kind)
+			if err == nil || !strings.Contains(err.Error(), c.how) || strings.Contains(err.Error(), ".ci/") || strings.Contains(err.Error(), "scripts/") {
+				t.Errorf("%s with $%s=%q: %v", c.kind, c.env, set, err)
+			}
+		}
+	}
+}

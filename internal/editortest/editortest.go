@@ -148,7 +148,7 @@ func Binary(kind string) (string, error) {
 	env := map[string]string{"vim": "VIGOR_TEST_VIM", "nvim": "VIGOR_TEST_NVIM"}[kind]
 	if p := os.Getenv(env); p != "" {
 		if st, err := os.Stat(p); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-			return "", fmt.Errorf("%s is not installed at $%s (%s is not an executable file)", kind, env, p)
+			return "", fmt.Errorf("%s is not installed at $%s (%s is not an executable file): %s, or unset $%s to use %s on $PATH", kind, env, p, install(kind), env, kind)
 		}
 		return p, nil
 	}
