@@ -265,8 +265,9 @@ func (e *Editor) WaitMessage(t testing.TB, want string, timeout time.Duration) s
 }
 
 // Output runs the Ex command cmd and returns what it echoed (:echo,
-// :echomsg and the messages shown while it ran), as execute() captures
-// it, with the leading newline of each message. An error fails the test.
+// :echomsg and the messages shown while it ran, a plugin's Infof during a
+// vigor#request() that cmd made among them), as execute() captures it,
+// with the leading newline of each message. An error fails the test.
 func (e *Editor) Output(t testing.TB, cmd string) string {
 	t.Helper()
 	out, err := e.OutputErr(cmd)

@@ -133,6 +133,9 @@ func TestMessages(t *testing.T) {
 		if got := ed.Output(t, "echo 'a' | echomsg 'b'"); got != "\na\nb" {
 			t.Fatalf("%s: Output = %q", ed.Kind, got)
 		}
+		if got := ed.Output(t, "KitSay in output"); got != "\n[kit] in output" {
+			t.Fatalf("%s: Output of a request that shows a message = %q", ed.Kind, got)
+		}
 		if _, err := ed.OutputErr("nosuchcommand"); err == nil || !strings.Contains(err.Error(), "E492") {
 			t.Fatalf("%s: OutputErr of a bad command: %v", ed.Kind, err)
 		}

@@ -84,7 +84,8 @@ type Editor struct {
 	conn  net.Conn
 	cl    sync.Once
 	// term is the tmux session of an editor started with Options.Screen,
-	// nil otherwise.
+	// nil otherwise; Start sets it before it returns the Editor, and it
+	// never changes.
 	term *Term
 }
 
