@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,7 +99,9 @@ type Options struct {
 	// types keys and Editor.Screen reads what the screen shows, and Eval,
 	// Cmd and Request still work (over a channel of the test's own). It
 	// needs tmux (apt-get install tmux, or brew install tmux): without it
-	// the test fails, saying so.
+	// the test fails, saying so. Vigor shows its builds in the message
+	// line ("[vigor] built NAME in 0.9s"): WaitLoaded the plugins before
+	// reading what a command echoed there.
 	Screen                    bool
 	ScreenWidth, ScreenHeight int
 }
@@ -287,14 +290,110 @@ func (e *Editor) OutputErr(cmd string) (string, error) {
 }
 
 // Keys types keys into an editor with a screen (Options.Screen), as the
-// user would: each argument is a tmux key name (Enter, Escape, Space,
-// BSpace, Tab, Up, F5, C-w for CTRL-W, M-x for ALT-X) or else literal
-// text, so Keys(t, ":normal! dd", "Enter") types a command line. It
-// returns once the terminal has the keys; the editor handles them after:
-// wait for what they do with WaitScreen or WaitFor.
+// user would. Each argument is text with Vim's key notation (<CR>,
+// <Esc>, <Tab>, <BS>, <Space>, <Up>, <F5>, <C-w>, <M-x>, <lt> for <),
+// such as ":KitEcho hi<CR>", or else, as tmux's send-keys takes it, a
+// tmux key name (Enter, Escape, C-w) or literal text, so Keys(t,
+// ":normal! dd", "Enter") types a command line too. <Leader> and
+// <Plug> are no keys: type what they stand for. Keys returns once the
+// terminal has the keys; the editor handles them after: wait for what
+// they do with WaitScreen or WaitFor.
 func (e *Editor) Keys(t testing.TB, keys ...string) {
 	t.Helper()
-	e.term(t).Keys(t, keys...)
+	tm := e.term(t)
+	for _, k := range keys {
+		segs, ok := vimKeys(k)
+		if !ok {
+			tm.Keys(t, k)
+			continue
+		}
+		for _, s := range segs {
+			if s.literal {
+				tm.Tmux(t, "send-keys", "-t", "0", "-l", s.text)
+			} else {
+				tm.Keys(t, s.text)
+			}
+		}
+	}
+}
+
+// keySeg is a run of literal text, or one tmux key name.
+type keySeg struct {
+	text    string
+	literal bool
+}
+
+// vimKeys splits s at Vim's key notation into literal runs and tmux key
+// names; ok is false when s holds no key notation that it knows.
+func vimKeys(s string) (segs []keySeg, ok bool) {
+	var lit strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] == '<' {
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				if name, known := tmuxKey(s[i+1 : i+j]); known {
+					ok = true
+					if name == "<" {
+						lit.WriteByte('<')
+					} else {
+						if lit.Len() > 0 {
+							segs = append(segs, keySeg{lit.String(), true})
+							lit.Reset()
+						}
+						segs = append(segs, keySeg{name, false})
+					}
+					i += j + 1
+					continue
+				}
+			}
+		}
+		lit.WriteByte(s[i])
+		i++
+	}
+	if lit.Len() > 0 {
+		segs = append(segs, keySeg{lit.String(), true})
+	}
+	return segs, ok
+}
+
+// tmuxKey returns tmux's name of the key whose Vim notation is <name>
+// (without the brackets), or "<" for <lt>.
+func tmuxKey(name string) (string, bool) {
+	switch strings.ToLower(name) {
+	case "cr", "enter", "return":
+		return "Enter", true
+	case "esc":
+		return "Escape", true
+	case "tab":
+		return "Tab", true
+	case "bs":
+		return "BSpace", true
+	case "space":
+		return "Space", true
+	case "del":
+		return "DC", true
+	case "up", "down", "left", "right", "home", "end":
+		return strings.ToUpper(name[:1]) + strings.ToLower(name[1:]), true
+	case "pageup":
+		return "PPage", true
+	case "pagedown":
+		return "NPage", true
+	case "lt":
+		return "<", true
+	}
+	if len(name) >= 2 && (name[0] == 'F' || name[0] == 'f') {
+		if n, err := strconv.Atoi(name[1:]); err == nil && n >= 1 && n <= 12 {
+			return "F" + name[1:], true
+		}
+	}
+	if len(name) == 3 && name[1] == '-' {
+		switch name[0] {
+		case 'C', 'c':
+			return "C-" + strings.ToLower(name[2:]), true
+		case 'M', 'm', 'A', 'a':
+			return "M-" + name[2:], true
+		}
+	}
+	return "", false
 }
 
 // Screen returns the text that an editor with a screen (Options.Screen)

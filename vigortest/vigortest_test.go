@@ -147,10 +147,17 @@ func TestMessages(t *testing.T) {
 // work.
 func TestScreen(t *testing.T) {
 	vigortest.Each(t, vigortest.Options{Repos: []string{kit, hello}, Screen: true}, func(t *testing.T, ed *vigortest.Editor) {
+		// Vigor's "built hello" would overwrite the message line.
+		ed.WaitLoaded(t, "hello")
+		ed.WaitLoaded(t, "kit")
 		ed.Keys(t, ":KitEcho typed", "Enter")
 		ed.WaitScreen(t, "kit: typed", 10*time.Second)
 		ed.Keys(t, `\k`)
 		ed.WaitFor(t, "get(g:, 'kit_mapped', 0) == 1", 10*time.Second)
+		ed.Keys(t, ":KitEcho <lt>in Vim's notation><CR>")
+		ed.WaitScreen(t, "kit: <in Vim's notation>", 10*time.Second)
+		ed.Keys(t, ":KitEcho Enter", "<Esc>", ":KitEcho not Esc<CR>")
+		ed.WaitScreen(t, "kit: not Esc", 10*time.Second)
 		ed.Cmd(t, `normal \k`)
 		ed.Cmd(t, `call feedkeys('\k', 'x')`)
 		if got := ed.Eval(t, "g:kit_mapped"); got != int64(3) {
@@ -159,8 +166,14 @@ func TestScreen(t *testing.T) {
 		ed.Cmd(t, "call setline(1, ['first line', 'second line']) | redraw")
 		ed.Keys(t, "dd")
 		ed.WaitFor(t, "getline(1) ==# 'second line'", 10*time.Second)
-		if s := ed.WaitScreen(t, "second line", 10*time.Second); strings.Contains(s, "first line") {
-			t.Fatalf("%s: the screen still shows the deleted line:\n%s", ed.Kind, s)
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			s := ed.Screen(t)
+			if strings.HasPrefix(s, "second line\n") && !strings.Contains(s, "first line") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the screen does not show the line after dd:\n%s", ed.Kind, s)
+			}
 		}
 		if got := ed.Request(t, "hello", "greet", "screen"); got != "Hello, screen!" {
 			t.Fatalf("%s: greet = %#v", ed.Kind, got)

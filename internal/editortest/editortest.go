@@ -187,6 +187,7 @@ let g:events = []
 augroup vigor_test
   autocmd!
   autocmd User Vigor* call add(g:events, expand('<amatch>'))
+  autocmd VimEnter * let g:vigor_test_entered = 1
 augroup END
 function! VigorTestEval(expr) abort
   try

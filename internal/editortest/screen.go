@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,19 @@ func (ed *Editor) startScreen(t testing.TB, bin, script string, env []string, op
 	}
 	ed.sess = rpc.New(ed.codec, ed.conn, rpc.Options{Handler: nopHandler{}})
 	go func() { ed.done <- ed.sess.Run(context.Background()) }()
+	// The channel is up while the editor sources its startup files, before
+	// its screen is: keys typed then may be lost. Wait for VimEnter and a
+	// drawn screen.
+	for {
+		v, err := ed.Eval("get(g:, 'vigor_test_entered', 0)")
+		if err == nil && v == int64(1) && strings.TrimSpace(ed.term.Screen(t)) != "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not enter its main loop within 20s (%v, %v); the screen shows:\n%s", ed.Kind, v, err, ed.screenOrEnded(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (ed *Editor) screenOrEnded(t testing.TB) string {
