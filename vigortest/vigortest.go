@@ -17,7 +17,8 @@
 // run, then Vigor starts and the repository's plugin/ and after/plugin/
 // files are sourced; autoload/, ftplugin/ and doc/ work as in a user's
 // editor (help tags are made in a temporary copy when the repository
-// ships no doc/tags).
+// ships no doc/tags). The editors' own runtime plugins ($VIMRUNTIME/plugin)
+// stay out, as with -u NONE.
 //
 // Headless Vim runs in Ex mode, where keys, mappings, :normal and
 // feedkeys() do nothing; Options.Screen gives both editors a real screen
