@@ -128,3 +128,28 @@ func TestBinaryMissingSaysHowToInstall(t *testing.T) {
 		}
 	}
 }
+
+// A screen without tmux fails, saying how to install it.
+func TestTermNeedsTmux(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	ft := &fatalT{TB: t}
+	func() {
+		defer func() { _ = recover() }()
+		StartTerm(ft, "vim", 80, 24, nil, []string{"true"})
+	}()
+	if !strings.Contains(ft.msg, "apt-get install tmux") || !strings.Contains(ft.msg, "brew install tmux") {
+		t.Fatalf("StartTerm without tmux: %q", ft.msg)
+	}
+}
+
+// fatalT records a Fatal and stops the function with a panic.
+type fatalT struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalT) Helper() {}
+func (f *fatalT) Fatal(args ...any) {
+	f.msg = fmt.Sprint(args...)
+	panic(f)
+}
