@@ -44,3 +44,50 @@ func TestMessageAfterProgressStays(t *testing.T) {
 		})
 	}
 }
+
+// A popup of std/popup looks the same on both editors: its border, its
+// title and its lines at the same cells, for a top-left and a
+// bottom-right anchor.
+func TestStdPopupOnScreen(t *testing.T) {
+	want := []string{
+		// Rows 2 to 5, columns 5 to 16: at row 2, col 5, anchor NW.
+		"╭Matches───╮",
+		"│first line│",
+		"│second    │",
+		"╰──────────╯",
+		// Rows 18 to 20, columns 47 to 60: at row 20, col 60, anchor SE.
+		"┌────────────┐",
+		"│bottom right│",
+		"└────────────┘",
+	}
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("stdpopup")...)
+			tm.waitLoaded("stdpopup")
+			tm.keys(":redraw!", "Enter", ":call stdpopup#show()", "Enter")
+			s := tm.waitScreen("popups open", 20*time.Second)
+			rows := strings.Split(s, "\n")
+			cells := func(row, col, n int) string {
+				if row >= len(rows) {
+					return ""
+				}
+				r := []rune(rows[row])
+				if col+n > len(r) {
+					return ""
+				}
+				return string(r[col : col+n])
+			}
+			var got []string
+			for i := range 4 {
+				got = append(got, cells(2+i, 5, 12))
+			}
+			for i := range 3 {
+				got = append(got, cells(18+i, 47, 14))
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("%s: the popups show\n%s\nwant\n%s\nThe screen:\n%s", kind, strings.Join(got, "\n"), strings.Join(want, "\n"), s)
+			}
+		})
+	}
+}
