@@ -47,7 +47,7 @@ func TestMessageAfterProgressStays(t *testing.T) {
 
 // A popup of std/popup looks the same on both editors: its border, its
 // title and its lines at the same cells, for a top-left and a
-// bottom-right anchor.
+// bottom-right anchor, and at the right edge of the screen.
 func TestStdPopupOnScreen(t *testing.T) {
 	want := []string{
 		// Rows 2 to 5, columns 5 to 16: at row 2, col 5, anchor NW.
@@ -55,6 +55,19 @@ func TestStdPopupOnScreen(t *testing.T) {
 		"│first line│",
 		"│second    │",
 		"╰──────────╯",
+		// Rows 8 to 11, columns 91 to 99: at row 8, col 92, too wide for
+		// the screen's 100 columns: narrowed, wrapped and moved one left.
+		"┌───────┐",
+		"│0123456│",
+		"│789    │",
+		"└───────┘",
+		// Rows 13 to 16, columns 7 to 99: at col 8, a line of 100
+		// wraps at the room to the right edge, and the popup moves one
+		// left.
+		"╔" + strings.Repeat("═", 91) + "╗",
+		"║" + strings.Repeat("abcdefghij", 9) + "a║",
+		"║bcdefghij" + strings.Repeat(" ", 82) + "║",
+		"╚" + strings.Repeat("═", 91) + "╝",
 		// Rows 18 to 20, columns 47 to 60: at row 20, col 60, anchor SE.
 		"┌────────────┐",
 		"│bottom right│",
@@ -81,6 +94,12 @@ func TestStdPopupOnScreen(t *testing.T) {
 			var got []string
 			for i := range 4 {
 				got = append(got, cells(2+i, 5, 12))
+			}
+			for i := range 4 {
+				got = append(got, cells(8+i, 91, 9))
+			}
+			for i := range 4 {
+				got = append(got, cells(13+i, 7, 93))
 			}
 			for i := range 3 {
 				got = append(got, cells(18+i, 47, 14))

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/vigorvim/vigor/internal/editortest"
@@ -86,6 +87,19 @@ func TestStdPopup(t *testing.T) {
 			// TestStdPopupOnScreen checks the corner on both.
 			mustEqual(t, ed, "the top-left of an SE popup", []any{c["row"], c["col"]}, []any{int64(10 - 2), int64(20 - 4)})
 		}
+		ed.MustEval(t, preq("close", fmt.Sprint(id)))
+		// A line longer than the screen wraps at the screen's width (the
+		// room right of the column, less the border), on both.
+		long := strings.Repeat("0123456789", 12)
+		id = ed.MustEval(t, preq("open", "{'Row': 1, 'Col': 10, 'Border': 1, 'Lines': ['"+long+"']}"))
+		c = config(id)
+		cols := ed.MustEval(t, "&columns").(int64)
+		room := cols - 10 - 2 + 1 // Vim's room at the right edge: one more, moved left
+		mustEqual(t, ed, "the size of a long line", []any{c["width"], c["height"]}, []any{room, (120 + room - 1) / room})
+		// Moved left, it is wider.
+		ed.MustEval(t, preq("move", fmt.Sprintf("%d, {'Row': 1, 'Col': 0}", id)))
+		c = config(id)
+		mustEqual(t, ed, "the size of a long line after Move", []any{c["width"], c["height"]}, []any{cols - 1, (120 + cols - 2) / (cols - 1)})
 		ed.MustEval(t, preq("close", fmt.Sprint(id)))
 		// Relative to the cursor: the line below it.
 		id = ed.MustEval(t, preq("open", "{'Relative': 1, 'Row': 1, 'Col': 0, 'Lines': ['x']}"))

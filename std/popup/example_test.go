@@ -49,7 +49,7 @@ func Example() {
 	_, err := popup.Open(ctx, c, popup.Options{Title: "Files"})
 	fmt.Println(err)
 	// Output:
-	// call vigor#_internal#popup#open[[main.go go.mod] map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft title:Files] map[]  ]
+	// call vigor#_internal#popup#open[[main.go go.mod] map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 fixed:true line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft posinvert:false scrollbar:false title:Files] map[]  ]
 	// opened 1000
 	// call vigor#_internal#popup#setlines[1000 [main.go]]
 	// call vigor#_internal#popup#close[1000]

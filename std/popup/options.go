@@ -294,6 +294,9 @@ func (o *Options) build(fn string, nvim bool) (editorOptions, error) {
 	}
 	if !nvim {
 		m := o.Position.vimPos()
+		// As Neovim places a float: not flipped above the cursor, not
+		// moved left, no scrollbar.
+		m["posinvert"], m["fixed"], m["scrollbar"] = false, true, false
 		for k, v := range o.Size.vimSize() {
 			m[k] = v
 		}

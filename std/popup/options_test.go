@@ -24,6 +24,7 @@ func TestBuild(t *testing.T) {
 		"minwidth": 10, "maxwidth": 10, "minheight": 2, "maxheight": 5,
 		"border": []int{}, "borderchars": []string{"─", "│", "─", "│", "╭", "╮", "╯", "╰"},
 		"title": "T", "highlight": "Normal",
+		"posinvert": false, "fixed": true, "scrollbar": false,
 	}
 	if !reflect.DeepEqual(vim.opts, wantVim) || vim.size != nil || vim.hl != "" {
 		t.Errorf("Vim: %#v\nwant %#v", vim, wantVim)

@@ -56,10 +56,12 @@
 //   - A popup cannot be focused: Vim's popups take no cursor, and the
 //     floats are made not focusable to match. Keys go to the window the
 //     user is in.
-//   - Vim moves a popup that does not fit on the screen (its "fixed"
-//     option, :help popup_create-arguments) and Neovim clamps a float to
-//     the editor's size; a popup near an edge may be placed a little
-//     differently.
+//   - At the right edge of the screen both narrow a popup whose width
+//     follows its content to the room there (Vim's rule: one column more,
+//     and the popup moved one to the left) and wrap its lines. At the
+//     bottom, Neovim moves a float up above the command line, and Vim
+//     cuts a popup off (a popup relative to the cursor is not flipped
+//     above it, as Neovim does not flip a float).
 //   - Lines wrap at the popup's width on both ('wrap' is set in the
 //     float), and a height that follows the content counts the wrapped
 //     lines, as Vim does.

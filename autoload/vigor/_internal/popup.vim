@@ -26,7 +26,7 @@ function! vigor#_internal#popup#open(lines, opts, size, hl, expr) abort
     let l:buf = nvim_create_buf(v:false, v:true)
     call nvim_set_option_value('bufhidden', 'wipe', {'buf': l:buf})
     call nvim_buf_set_lines(l:buf, 0, -1, v:true, a:lines)
-    let l:config = extend(copy(a:opts), s:fit(a:lines, a:size))
+    let l:config = extend(copy(a:opts), s:fit(a:lines, a:size, a:opts))
     let l:id = nvim_open_win(l:buf, v:false, l:config)
     " Vim's popups wrap, whatever the global 'wrap'.
     call nvim_set_option_value('wrap', v:true, {'win': l:id})
@@ -47,10 +47,12 @@ function! vigor#_internal#popup#open(lines, opts, size, hl, expr) abort
   return l:id
 endfunction
 
-" s:fit returns the width and height of a float for a:lines and the size
-" a:size: a width or height that is not set follows the lines (wrapped at
-" the width), within the minimum and maximum, as Vim sizes a popup.
-function! s:fit(lines, size) abort
+" s:fit returns the width and height of a float for a:lines, the size
+" a:size and the float's config a:config: a width or height that is not set
+" follows the lines (wrapped at the width), within the minimum and maximum,
+" and the width within the screen's columns on the side of the column that
+" the anchor faces, as Vim sizes a popup.
+function! s:fit(lines, size, config) abort
   let l:w = a:size.width
   if l:w == 0
     let l:w = max([1, max(map(copy(a:lines), 'strdisplaywidth(v:val)'))])
@@ -58,6 +60,7 @@ function! s:fit(lines, size) abort
     if a:size.maxwidth > 0
       let l:w = min([l:w, a:size.maxwidth])
     endif
+    let l:w = max([1, min([l:w, s:room(a:config)])])
   endif
   let l:h = a:size.height
   if l:h == 0
@@ -72,6 +75,27 @@ function! s:fit(lines, size) abort
     endif
   endif
   return {'width': l:w, 'height': l:h}
+endfunction
+
+" s:room returns the screen columns that a float of a:config has for its
+" text: from its column to the right edge (to the left edge for an E
+" anchor), less its border. Vim gives a popup one column more at the
+" right edge and moves it one to the left; Neovim moves a float that does
+" not fit alike.
+function! s:room(config) abort
+  " nvim_win_get_config() gives the column as a Float.
+  let l:col = float2nr(a:config.col * 1.0)
+  if a:config.relative ==# 'cursor'
+    let l:col += win_screenpos(0)[1] + wincol() - 2
+  elseif a:config.relative ==# 'win'
+    let l:col += win_screenpos(get(a:config, 'win', 0))[1] - 1
+  endif
+  let l:room = a:config.anchor =~# 'E' ? l:col : &columns - l:col + 1
+  let l:border = get(a:config, 'border', 'none')
+  if type(l:border) == v:t_list && l:border != [] && l:border != ['', '', '', '', '', '', '', '']
+    let l:room -= 2
+  endif
+  return l:room
 endfunction
 
 function! s:vimclosed(id, result) abort
@@ -126,7 +150,7 @@ function! vigor#_internal#popup#setlines(id, lines) abort
   call nvim_buf_set_lines(l:buf, 0, -1, v:true, a:lines)
   let l:size = get(s:popups, a:id, {})
   if l:size != {} && (l:size.width == 0 || l:size.height == 0)
-    call nvim_win_set_config(a:id, s:fit(a:lines, l:size))
+    call nvim_win_set_config(a:id, s:fit(a:lines, l:size, nvim_win_get_config(a:id)))
   endif
 endfunction
 
@@ -143,10 +167,13 @@ function! vigor#_internal#popup#set(id, opts, size) abort
     return
   endif
   let l:config = copy(a:opts)
-  if a:size != {}
-    let s:popups[a:id] = a:size
+  " A new size, or the size asked for before: it may follow the content
+  " into a new position.
+  let l:size = a:size != {} ? a:size : get(s:popups, a:id, {})
+  if l:size != {}
+    let s:popups[a:id] = l:size
     let l:lines = nvim_buf_get_lines(nvim_win_get_buf(a:id), 0, -1, v:true)
-    call extend(l:config, s:fit(l:lines, a:size))
+    call extend(l:config, s:fit(l:lines, l:size, extend(nvim_win_get_config(a:id), a:opts)))
   endif
   call nvim_win_set_config(a:id, l:config)
 endfunction

@@ -41,9 +41,11 @@ function! stdpopup#config(id) abort
         \ 'borderhighlight': get(l:hl, 'FloatBorder', ''), 'lines': l:lines}
 endfunction
 
-" stdpopup#show opens the screen test's two popups through the plugin.
+" stdpopup#show opens the screen test's popups through the plugin.
 function! stdpopup#show() abort
   call vigor#request('stdpopup', 'open', [{'Row': 2, 'Col': 5, 'Border': 3, 'Title': 'Matches', 'Lines': ['first line', 'second']}])
+  call vigor#request('stdpopup', 'open', [{'Row': 8, 'Col': 92, 'Border': 1, 'Lines': ['0123456789']}])
+  call vigor#request('stdpopup', 'open', [{'Row': 13, 'Col': 8, 'Border': 2, 'Lines': [repeat('abcdefghij', 10)]}])
   call vigor#request('stdpopup', 'open', [{'Row': 20, 'Col': 60, 'Anchor': 3, 'Border': 1, 'Lines': ['bottom right']}])
   redraw
   echo 'popups' 'open'
