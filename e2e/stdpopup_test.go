@@ -152,7 +152,10 @@ func TestStdPopup(t *testing.T) {
 			{"settitle", "999999, 'x'", "popup.SetTitle: ", "window 999999 is not an open popup"},
 			{"buffer", "999999", "popup.Buffer: ", "window 999999 is not an open popup"},
 		} {
-			mustThrow(t, ed, preq(bad.method, bad.args), "stdpopup."+bad.method, bad.want, bad.more)
+			msg := mustThrow(t, ed, preq(bad.method, bad.args), "stdpopup."+bad.method, bad.want, bad.more)
+			if strings.Contains(msg, "_internal") || strings.Contains(msg, "\n") {
+				t.Fatalf("%s: %s threw %q: not one line without Vigor's internal functions", ed.Kind, bad.method, msg)
+			}
 		}
 		mustThrow(t, ed, preq("batch", "{'Title': 'x'}"), "stdpopup.batch", "popup.Open: a title needs a border")
 		// SetTitle of a popup without a border.

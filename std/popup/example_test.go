@@ -13,18 +13,21 @@ import (
 type shell struct{}
 
 func (shell) CallInto(ctx context.Context, result any, fn string, args ...any) error {
-	fmt.Printf("call %s%v\n", fn, args)
+	return nil
+}
+
+func (shell) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+	fmt.Printf("eval %s %v\n", expr, vars)
 	if r, ok := result.(*popup.ID); ok {
 		*r = 1000
 	}
 	return nil
 }
 
-func (shell) EvalInto(ctx context.Context, result any, expr string, vars map[string]any) error {
+func (shell) Cmd(ctx context.Context, cmd string, vars map[string]any) error {
+	fmt.Printf("cmd  %s %v\n", cmd, vars)
 	return nil
 }
-
-func (shell) Cmd(ctx context.Context, cmd string, vars map[string]any) error { return nil }
 
 func (shell) Meta() vigor.Meta { return vigor.Meta{Host: "vim"} }
 
@@ -49,9 +52,9 @@ func Example() {
 	_, err := popup.Open(ctx, c, popup.Options{Title: "Files"})
 	fmt.Println(err)
 	// Output:
-	// call vigor#_internal#popup#open[[main.go go.mod] map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 fixed:true line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft posinvert:false scrollbar:false title:Files] map[]  ]
+	// eval vigor#_internal#popup#open(l:a, l:b, l:c, l:d, l:e) map[a:[main.go go.mod] b:map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 fixed:true line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft posinvert:false scrollbar:false title:Files] c:map[] d: e:]
 	// opened 1000
-	// call vigor#_internal#popup#setlines[1000 [main.go]]
-	// call vigor#_internal#popup#close[1000]
+	// cmd  call vigor#_internal#popup#setlines(l:a, l:b) map[a:1000 b:[main.go]]
+	// cmd  call vigor#_internal#popup#close(l:a) map[a:1000]
 	// popup.Open: a title needs a border
 }

@@ -19,7 +19,7 @@
 //
 // # Round trips and batches
 //
-// Each function is one call to the editor (a function of Vigor's
+// Each function is one call to the editor (it evaluates a function of Vigor's
 // autoload/vigor/_internal/popup.vim that does the editor's part), so it
 // works in a batch unchanged: pass the *vigor.Batch as c, and b.Into(&v)
 // to receive a result:
@@ -80,10 +80,13 @@ type ID int
 // nvim says whether c's editor is Neovim.
 func nvim(c vigor.Caller) bool { return c.Meta().Host == "nvim" }
 
-// call calls the popup.vim function name with args and returns its
+// call evaluates the popup.vim function name with args and returns its
 // result as a T (the zero T in a batch), an error wrapped with fn's name.
+// An evaluation, not a call, so that an error from the editor does not
+// name the internal function.
 func call[T any](ctx context.Context, c vigor.Caller, fn, name string, args ...any) (T, error) {
-	v, err := vigor.CallAs[T](ctx, c, "vigor#_internal#popup#"+name, args...)
+	expr, vars := callExpr(name, args)
+	v, err := vigor.EvalAs[T](ctx, c, expr, vars)
 	if err != nil {
 		return v, fmt.Errorf("%s: %w", fn, err)
 	}
@@ -92,10 +95,29 @@ func call[T any](ctx context.Context, c vigor.Caller, fn, name string, args ...a
 
 // do is call for a function without a result.
 func do(ctx context.Context, c vigor.Caller, fn, name string, args ...any) error {
-	if err := c.CallInto(ctx, nil, "vigor#_internal#popup#"+name, args...); err != nil {
+	expr, vars := callExpr(name, args)
+	if err := c.Cmd(ctx, "call "+expr, vars); err != nil {
 		return fmt.Errorf("%s: %w", fn, err)
 	}
 	return nil
+}
+
+// argNames are the l: variables that hold a call's arguments.
+var argNames = [...]string{"a", "b", "c", "d", "e"}
+
+// callExpr returns the Vim expression that calls the popup.vim function
+// name with args, and the l: variables that hold them.
+func callExpr(name string, args []any) (string, map[string]any) {
+	vars := make(map[string]any, len(args))
+	expr := "vigor#_internal#popup#" + name + "("
+	for i, a := range args {
+		if i > 0 {
+			expr += ", "
+		}
+		expr += "l:" + argNames[i]
+		vars[argNames[i]] = a
+	}
+	return expr + ")", vars
 }
 
 // orEmpty returns lines, or an empty list for nil (which would reach the
