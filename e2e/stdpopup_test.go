@@ -32,7 +32,7 @@ func TestStdPopup(t *testing.T) {
 		mustEqual(t, ed, "the popup", config(id), map[string]any{
 			"row": int64(2), "col": int64(5), "width": int64(5), "height": int64(2), "title": "Hi",
 			"border": []any{"╭", "─", "╮", "│", "╯", "─", "╰", "│"}, "highlight": "Search",
-			"borderhighlight": "Error", "lines": []any{"one", "three"},
+			"borderhighlight": "Error", "lines": []any{"one", "three"}, "zindex": int64(50),
 		})
 		mustEqual(t, ed, "IsOpen", ed.MustEval(t, preq("isopen", fmt.Sprint(id))), true)
 		buf := ed.MustEval(t, preq("buffer", fmt.Sprint(id)))
@@ -74,8 +74,13 @@ func TestStdPopup(t *testing.T) {
 		id = ed.MustEval(t, preq("open", "{}"))
 		mustEqual(t, ed, "the zero Options", config(id), map[string]any{
 			"row": int64(0), "col": int64(0), "width": int64(1), "height": int64(1), "title": "",
-			"border": []any{}, "highlight": "", "borderhighlight": "", "lines": []any{""},
+			"border": []any{}, "highlight": "", "borderhighlight": "", "lines": []any{""}, "zindex": int64(50),
 		})
+		ed.MustEval(t, preq("close", fmt.Sprint(id)))
+		// Solid, on top of others.
+		id = ed.MustEval(t, preq("open", "{'Border': 4, 'ZIndex': 200, 'Lines': ['x']}"))
+		c = config(id)
+		mustEqual(t, ed, "a Solid border and ZIndex", []any{c["border"], c["zindex"]}, []any{[]any{" ", " ", " ", " ", " ", " ", " ", " "}, int64(200)})
 		ed.MustEval(t, preq("close", fmt.Sprint(id)))
 		// Custom border characters, anchor SE relative to the editor:
 		// the bottom-right corner at row 10, col 20.
@@ -123,7 +128,7 @@ func TestStdPopup(t *testing.T) {
 		mustEqual(t, ed, "the popup changed in a batch", bc, map[string]any{
 			"row": int64(3), "col": int64(4), "width": int64(12), "height": int64(3), "title": "in batch",
 			"border": []any{"╔", "═", "╗", "║", "╝", "═", "╚", "║"}, "highlight": "", "borderhighlight": "",
-			"lines": []any{"batch one", "batch two"},
+			"lines": []any{"batch one", "batch two"}, "zindex": int64(50),
 		})
 
 		// Bad input: an error naming the function, without a call; a
@@ -142,6 +147,7 @@ func TestStdPopup(t *testing.T) {
 			{"open", "{'Highlight': 'a b'}", `popup.Open: "a b" is not a highlight group name (Highlight)`, ""},
 			{"open", "{'Border': 1, 'Title': \"a\\tb\"}", `popup.Open: the title "a\tb" has a control character`, ""},
 			{"open", "{'Lines': ['a', \"b\\nc\"]}", "popup.Open: line 2 has a line break", ""},
+			{"open", "{'ZIndex': -5}", "popup.Open: ZIndex is -5: it is not negative", ""},
 			{"setlines", "1, [\"a\\n\"]", "popup.SetLines: line 1 has a line break", ""},
 			{"move", "1, {'Anchor': -1}", "popup.Move: -1 is not an Anchor", ""},
 			{"resize", "1, {'Height': -2}", "popup.Resize: Height is -2", ""},

@@ -52,7 +52,7 @@ func Example() {
 	_, err := popup.Open(ctx, c, popup.Options{Title: "Files"})
 	fmt.Println(err)
 	// Output:
-	// eval vigor#_internal#popup#open(l:a, l:b, l:c, l:d, l:e) map[a:[main.go go.mod] b:map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 fixed:true line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft posinvert:false scrollbar:false title:Files] c:map[] d: e:]
+	// eval vigor#_internal#popup#open(l:a, l:b, l:c, l:d, l:e) map[a:[main.go go.mod] b:map[border:[] borderchars:[─ │ ─ │ ┌ ┐ ┘ └] col:5 fixed:true line:3 maxheight:0 maxwidth:40 minheight:0 minwidth:0 pos:topleft posinvert:false scrollbar:false title:Files zindex:50] c:map[] d: e:]
 	// opened 1000
 	// cmd  call vigor#_internal#popup#setlines(l:a, l:b) map[a:1000 b:[main.go]]
 	// cmd  call vigor#_internal#popup#close(l:a) map[a:1000]

@@ -95,6 +95,9 @@ type Options struct {
 	Highlight, BorderHighlight string
 	// Lines are the popup's content.
 	Lines []string
+	// ZIndex orders popups that overlap: the higher one is on top. 0 is
+	// the editors' default, 50.
+	ZIndex int
 	// OnClose, when set, runs once when the popup closes, whether the
 	// user or code closed it (Close, :close on Neovim, popup_close() on
 	// Vim), with the popup's ID. It runs as a notification from the
@@ -292,11 +295,16 @@ func (o *Options) build(fn string, nvim bool) (editorOptions, error) {
 	if err := checkLines(fn, o.Lines); err != nil {
 		return editorOptions{}, err
 	}
+	if o.ZIndex < 0 {
+		return editorOptions{}, fmt.Errorf("%s: ZIndex is %d: it is not negative", fn, o.ZIndex)
+	}
+	zindex := cmp.Or(o.ZIndex, 50)
 	if !nvim {
 		m := o.Position.vimPos()
 		// As Neovim places a float: not flipped above the cursor, not
 		// moved left, no scrollbar.
 		m["posinvert"], m["fixed"], m["scrollbar"] = false, true, false
+		m["zindex"] = zindex
 		for k, v := range o.Size.vimSize() {
 			m[k] = v
 		}
@@ -318,6 +326,7 @@ func (o *Options) build(fn string, nvim bool) (editorOptions, error) {
 	m := o.Position.nvimPos()
 	m["style"] = "minimal"
 	m["focusable"] = false
+	m["zindex"] = zindex
 	m["border"] = "none"
 	if chars != nil {
 		m["border"] = chars

@@ -13,7 +13,7 @@ func TestBuild(t *testing.T) {
 	o := Options{
 		Position: Position{Relative: Cursor, Row: 1, Col: -2, Anchor: SE},
 		Size:     Size{Width: 10, MinHeight: 2, MaxHeight: 5},
-		Border:   Rounded, Title: "T", Highlight: "Normal", Lines: []string{"a"},
+		Border:   Rounded, Title: "T", Highlight: "Normal", Lines: []string{"a"}, ZIndex: 60,
 	}
 	vim, err := o.build("f", false)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestBuild(t *testing.T) {
 		"minwidth": 10, "maxwidth": 10, "minheight": 2, "maxheight": 5,
 		"border": []int{}, "borderchars": []string{"─", "│", "─", "│", "╭", "╮", "╯", "╰"},
 		"title": "T", "highlight": "Normal",
-		"posinvert": false, "fixed": true, "scrollbar": false,
+		"posinvert": false, "fixed": true, "scrollbar": false, "zindex": 60,
 	}
 	if !reflect.DeepEqual(vim.opts, wantVim) || vim.size != nil || vim.hl != "" {
 		t.Errorf("Vim: %#v\nwant %#v", vim, wantVim)
@@ -35,7 +35,7 @@ func TestBuild(t *testing.T) {
 	}
 	wantNvim := map[string]any{
 		"relative": "cursor", "row": 2, "col": -1, "anchor": "SE",
-		"style": "minimal", "focusable": false,
+		"style": "minimal", "focusable": false, "zindex": 60,
 		"border": []string{"╭", "─", "╮", "│", "╯", "─", "╰", "│"}, "title": "T", "title_pos": "left",
 	}
 	if !reflect.DeepEqual(nv.opts, wantNvim) {
@@ -90,6 +90,7 @@ func TestBuildErrors(t *testing.T) {
 		{Options{BorderHighlight: "a|b"}, `f: "a|b" is not a highlight group name (BorderHighlight)`},
 		{Options{Border: Single, Title: "a\x1bb"}, `f: the title "a\x1bb" has a control character`},
 		{Options{Lines: []string{"a\rb"}}, "f: line 1 has a line break; give each line apart"},
+		{Options{ZIndex: -1}, "f: ZIndex is -1: it is not negative"},
 	} {
 		for _, nvim := range []bool{false, true} {
 			if _, err := c.o.build("f", nvim); err == nil || !strings.HasPrefix(err.Error(), c.want) {

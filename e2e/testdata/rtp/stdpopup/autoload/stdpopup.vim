@@ -3,7 +3,7 @@
 " nvim_win_get_config() on Neovim, in the same form on both: the 0-based
 " screen cell of its top-left corner (border included), the size of its
 " text, its title, its border's 8 characters clockwise from the top-left
-" ([] for none), its highlights and its lines.
+" ([] for none), its highlights, its lines and its zindex.
 function! stdpopup#config(id) abort
   let l:lines = getbufline(winbufnr(a:id), 1, '$')
   if !has('nvim')
@@ -18,7 +18,7 @@ function! stdpopup#config(id) abort
           \ 'height': l:p.core_height, 'title': get(l:o, 'title', ''), 'border': l:border,
           \ 'highlight': get(l:o, 'highlight', ''),
           \ 'borderhighlight': get(get(l:o, 'borderhighlight', []), 0, ''),
-          \ 'lines': l:lines}
+          \ 'lines': l:lines, 'zindex': l:o.zindex}
   endif
   let l:c = nvim_win_get_config(a:id)
   redraw
@@ -38,7 +38,8 @@ function! stdpopup#config(id) abort
   endfor
   return {'row': l:pos[0], 'col': l:pos[1], 'width': l:c.width, 'height': l:c.height,
         \ 'title': l:title, 'border': l:border, 'highlight': get(l:hl, 'NormalFloat', ''),
-        \ 'borderhighlight': get(l:hl, 'FloatBorder', ''), 'lines': l:lines}
+        \ 'borderhighlight': get(l:hl, 'FloatBorder', ''), 'lines': l:lines,
+        \ 'zindex': l:c.zindex}
 endfunction
 
 " stdpopup#show opens the screen test's popups through the plugin.

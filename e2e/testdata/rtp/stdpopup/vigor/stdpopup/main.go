@@ -74,6 +74,7 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 			Position: position(m), Size: size(m), Border: popup.Border(num(m, "Border")),
 			BorderChars: strs(m, "BorderChars"), Title: str(m, "Title"),
 			Highlight: str(m, "Highlight"), BorderHighlight: str(m, "BorderHighlight"), Lines: strs(m, "Lines"),
+			ZIndex: num(m, "ZIndex"),
 		}
 		if num(m, "OnClose") != 0 {
 			o.OnClose = func(ctx context.Context, id popup.ID) { closed.add(id) }
