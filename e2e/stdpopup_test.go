@@ -170,3 +170,21 @@ func TestStdPopup(t *testing.T) {
 		ed.MustEval(t, preq("close", fmt.Sprint(id)))
 	})
 }
+
+// The editor's side of OnClose: the expression that popup.vim's open()
+// is given runs once, with l:id, whether Close or the user closes the
+// popup (popup_close() on Vim, nvim_win_close() on Neovim).
+func TestStdPopupCloseExpr(t *testing.T) {
+	each(t, stdpopupRepo(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "stdpopup")
+		ed.MustEval(t, "execute('let g:stdpopup_closed = []')")
+		open := "vigor#_internal#popup#open(['x'], has('nvim') ? {'relative': 'editor', 'row': 0, 'col': 0, 'anchor': 'NW', 'style': 'minimal', 'focusable': v:false, 'border': 'none'} : {}, " +
+			"has('nvim') ? {'width': 0, 'height': 0, 'minwidth': 0, 'maxwidth': 0, 'minheight': 0, 'maxheight': 0} : {}, '', 'add(g:stdpopup_closed, l:id)')"
+		a := ed.MustEval(t, open)
+		ed.MustEval(t, preq("close", fmt.Sprint(a)))
+		b := ed.MustEval(t, open)
+		ed.MustEval(t, fmt.Sprintf("execute(has('nvim') ? 'call nvim_win_close(%d, 1)' : 'call popup_close(%d)')", b, b))
+		ed.MustEval(t, preq("close", fmt.Sprint(b))) // closed already: nothing runs
+		mustEqual(t, ed, "the ids closed", ed.MustEval(t, "g:stdpopup_closed"), []any{a, b})
+	})
+}
