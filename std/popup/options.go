@@ -49,13 +49,20 @@ const (
 	Solid
 )
 
-// borderChars are the characters of each Border in the order of
-// Options.BorderChars: clockwise from the top-left corner.
-var borderChars = [...][]string{
-	Single:  {"┌", "─", "┐", "│", "┘", "─", "└", "│"},
-	Double:  {"╔", "═", "╗", "║", "╝", "═", "╚", "║"},
-	Rounded: {"╭", "─", "╮", "│", "╯", "─", "╰", "│"},
-	Solid:   {" ", " ", " ", " ", " ", " ", " ", " "},
+// borderChars returns the characters of b in the order of
+// Options.BorderChars (clockwise from the top-left corner), nil for None.
+func borderChars(b Border) []string {
+	switch b {
+	case Single:
+		return []string{"┌", "─", "┐", "│", "┘", "─", "└", "│"}
+	case Double:
+		return []string{"╔", "═", "╗", "║", "╝", "═", "╚", "║"}
+	case Rounded:
+		return []string{"╭", "─", "╮", "│", "╯", "─", "╰", "│"}
+	case Solid:
+		return []string{" ", " ", " ", " ", " ", " ", " ", " "}
+	}
+	return nil
 }
 
 // Position is where a popup is: the corner Anchor of the popup (its
@@ -193,7 +200,7 @@ func (o *Options) chars(fn string) ([]string, error) {
 	if o.Border < None || o.Border > Solid {
 		return nil, fmt.Errorf("%s: %d is not a Border (popup.None, Single, Double, Rounded or Solid)", fn, o.Border)
 	}
-	return borderChars[o.Border], nil
+	return borderChars(o.Border), nil
 }
 
 // vimPos returns the position as popup_create() takes it.

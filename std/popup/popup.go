@@ -102,8 +102,9 @@ func do(ctx context.Context, c vigor.Caller, fn, name string, args ...any) error
 	return nil
 }
 
-// argNames are the l: variables that hold a call's arguments.
-var argNames = [...]string{"a", "b", "c", "d", "e"}
+// argNames are the names of the l: variables that hold a call's
+// arguments, one letter each.
+const argNames = "abcde"
 
 // callExpr returns the Vim expression that calls the popup.vim function
 // name with args, and the l: variables that hold them.
@@ -114,8 +115,9 @@ func callExpr(name string, args []any) (string, map[string]any) {
 		if i > 0 {
 			expr += ", "
 		}
-		expr += "l:" + argNames[i]
-		vars[argNames[i]] = a
+		v := argNames[i : i+1]
+		expr += "l:" + v
+		vars[v] = a
 	}
 	return expr + ")", vars
 }
