@@ -110,3 +110,30 @@ func TestStdPopupOnScreen(t *testing.T) {
 		})
 	}
 }
+
+// A popup that a notification opens (no request waits, so the editor
+// does not redraw after it) shows at once on both editors, and so do its
+// changes and its closing.
+func TestStdPopupAsyncOnScreen(t *testing.T) {
+	for _, kind := range editortest.Kinds {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, kind, rtp("stdpopup")...)
+			tm.waitLoaded("stdpopup")
+			tm.keys(":enew", "Enter", ":redraw!", "Enter",
+				":call vigor#notify('stdpopup', 'open', [{'Row': 3, 'Col': 3, 'Border': 1, 'Lines': ['async']}])", "Enter")
+			tm.waitScreen("│async│", 10*time.Second)
+			tm.keys(":call vigor#notify('stdpopup', 'setlast', [['changed']])", "Enter")
+			tm.waitScreen("│changed│", 10*time.Second)
+			tm.keys(":call vigor#notify('stdpopup', 'movelast', [{'Row': 10, 'Col': 30}])", "Enter")
+			s := tm.waitScreen("~"+strings.Repeat(" ", 29)+"│changed│", 10*time.Second)
+			tm.keys(":call vigor#notify('stdpopup', 'closelast', [])", "Enter")
+			for end := time.Now().Add(10 * time.Second); strings.Contains(s, "│changed│"); s = tm.screen() {
+				if time.Now().After(end) {
+					t.Fatalf("%s: the popup is still on the screen after closelast:\n%s", kind, s)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+}

@@ -3,6 +3,10 @@
 " scratch buffer). Go builds each editor's options (std/popup, options.go);
 " these functions make each operation one call.
 "
+" On Vim each change ends with :redraw: Vim draws a popup only when it
+" redraws, which it does not do after a notification's handler (Neovim
+" draws a float as it changes).
+"
 " s:popups holds, for each open float on Neovim, what its size was asked to
 " be ({'width': .., 'minwidth': .., ...}, 0 for unset), so that new lines
 " refit a float whose size follows its content, as Vim's popups do. An entry
@@ -22,6 +26,7 @@ function! vigor#_internal#popup#open(lines, opts, size, hl, expr) abort
       let l:opts.callback = function('s:vimclosed')
     endif
     let l:id = popup_create(a:lines, l:opts)
+    redraw
   else
     let l:buf = nvim_create_buf(v:false, v:true)
     call nvim_set_option_value('bufhidden', 'wipe', {'buf': l:buf})
@@ -144,6 +149,7 @@ function! vigor#_internal#popup#setlines(id, lines) abort
   call s:check(a:id)
   if !has('nvim')
     call popup_settext(a:id, a:lines)
+    redraw
     return
   endif
   let l:buf = nvim_win_get_buf(a:id)
@@ -164,6 +170,7 @@ function! vigor#_internal#popup#set(id, opts, size) abort
   endif
   if !has('nvim')
     call popup_setoptions(a:id, a:opts)
+    redraw
     return
   endif
   let l:config = copy(a:opts)
@@ -193,6 +200,7 @@ function! vigor#_internal#popup#close(id) abort
   endif
   if !has('nvim')
     call popup_close(a:id)
+    redraw
   else
     call nvim_win_close(a:id, v:true)
   endif

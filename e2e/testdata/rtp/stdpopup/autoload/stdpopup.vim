@@ -48,6 +48,5 @@ function! stdpopup#show() abort
   call vigor#request('stdpopup', 'open', [{'Row': 8, 'Col': 92, 'Border': 1, 'Lines': ['0123456789']}])
   call vigor#request('stdpopup', 'open', [{'Row': 13, 'Col': 8, 'Border': 2, 'Lines': [repeat('abcdefghij', 10)]}])
   call vigor#request('stdpopup', 'open', [{'Row': 20, 'Col': 60, 'Anchor': 3, 'Border': 1, 'Lines': ['bottom right']}])
-  redraw
   echo 'popups' 'open'
 endfunction

@@ -81,8 +81,32 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		}
 		return o
 	}
+	// last is the popup that open opened last, for the notifications
+	// setlast and closelast.
+	var last struct {
+		mu sync.Mutex
+		id popup.ID // guarded by mu
+	}
 	p.Handle("open", func(ctx context.Context, m map[string]any) (popup.ID, error) {
-		return popup.Open(ctx, p, options(m))
+		id, err := popup.Open(ctx, p, options(m))
+		last.mu.Lock()
+		defer last.mu.Unlock()
+		last.id = id
+		return id, err
+	})
+	lastID := func() popup.ID {
+		last.mu.Lock()
+		defer last.mu.Unlock()
+		return last.id
+	}
+	p.Handle("setlast", func(ctx context.Context, lines []string) error {
+		return popup.SetLines(ctx, p, lastID(), lines)
+	})
+	p.Handle("movelast", func(ctx context.Context, m map[string]any) error {
+		return popup.Move(ctx, p, lastID(), position(m))
+	})
+	p.Handle("closelast", func(ctx context.Context) error {
+		return popup.Close(ctx, p, lastID())
 	})
 	p.Handle("setlines", func(ctx context.Context, id popup.ID, lines []string) error {
 		return popup.SetLines(ctx, p, id, lines)
