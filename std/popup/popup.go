@@ -62,6 +62,9 @@
 //     bottom, Neovim moves a float up above the command line, and Vim
 //     cuts a popup off (a popup relative to the cursor is not flipped
 //     above it, as Neovim does not flip a float).
+//   - A change shows at once, also from a notification's handler: on Vim,
+//     which draws popups only when it redraws, each function ends with
+//     :redraw.
 //   - Lines wrap at the popup's width on both ('wrap' is set in the
 //     float), and a height that follows the content counts the wrapped
 //     lines, as Vim does.
