@@ -12,16 +12,24 @@
 " answers are dropped, are this file's alone.
 let s:replies = {}
 let s:abandoned = {}
+let s:nvim = has('nvim')
+if s:nvim
+  " The wait of vigor#request() on Neovim is in Lua
+  " (lua/vigor/_internal/request.lua): it learns of each answer here.
+  let s:lua_arrived = luaeval('require("vigor._internal.request").arrived')
+endif
 
 " Called by the plugin (protocol.FuncReply) with [result, error], or on
 " Neovim with result and error as two arguments (one level less deep,
-" for Neovim's limit on nesting).
+" for Neovim's limit on nesting). On Neovim it also tells the Lua wait of
+" vigor#request() that the token's answer is here.
 function! vigor#_internal#host#reply(token, ...) abort
   if has_key(s:abandoned, a:token)
     unlet s:abandoned[a:token]
     return
   endif
   let s:replies[a:token] = a:0 == 1 ? a:1 : a:000
+  if s:nvim | call s:lua_arrived(a:token) | endif
 endfunction
 
 " The answers, for vigor#request(), which waits on them and takes its own.
