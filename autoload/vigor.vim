@@ -30,10 +30,12 @@ let s:screen = vigor#_internal#echo#screen()
 " rpcnotify() would send a Funcref as nil without a word: params that may
 " hold one are looked at first. E475 from rpcnotify(): the channel is gone
 " (a crash): the request waits for the restart and is sent again.
-" On Neovim, wait() runs the plugin's calls, and returns early when one of
-" them fails: it waits again. (Function calls, and lines, comments
-" included, cost microseconds each here: the path of an answer that comes
-" in the first wait makes no call of its own and holds no comment.)
+" On Neovim the wait is vim.wait() with a Lua condition
+" (lua/vigor/_internal/request.lua), which runs the plugin's calls, timers
+" and CTRL-C; a String or lambda condition of wait() would be interpreted
+" after every event. (Function calls, and lines, comments included, cost
+" microseconds each here: the path of an answer that comes in the first
+" wait makes one call, the wait, and holds no comment.)
 " Neovim tells nothing when the channel closes under a process that keeps
 " running (one that closed its output and hangs, or whose SDK cannot say
 " so): a wait that lasts looks at the channel every s:LOOK ms
@@ -44,6 +46,7 @@ let s:screen = vigor#_internal#echo#screen()
 if !has('nvim')
   execute 'source' fnameescape(expand('<sfile>:p:h') . '/vigor/_internal/vim9/autoload/vigor.vim')
 else
+  let s:lua_wait = luaeval('require("vigor._internal.request").wait')
   function! vigor#request(name, method, params) abort
     let l:p = get(s:plugins, a:name, s:none)
     if l:p.state !=# 'loaded' || type(a:params) != v:t_list || type(a:method) != v:t_string
@@ -78,12 +81,11 @@ else
     let s:state.depth += 1
     let l:waited = 0
     try
-      while !has_key(s:replies, l:token) && !has_key(l:h, 'closed')
-        let l:r = wait(s:LOOK, 'has_key(s:replies, l:token) || has_key(l:h, "closed")', 50)
-        if l:r
-          let l:waited = l:r == -2 ? -1 : vigor#_internal#transport#nvim#waited(l:p, a:method, l:h, l:waited, s:LOOK)
-          if l:waited < 0 | break | endif
-        endif
+      let l:r = s:lua_wait(l:token, l:h.chan, s:LOOK)
+      while l:r
+        let l:waited = l:r == -2 ? -1 : vigor#_internal#transport#nvim#waited(l:p, a:method, l:h, l:waited, s:LOOK)
+        if l:waited < 0 | break | endif
+        let l:r = s:lua_wait(l:token, l:h.chan, s:LOOK)
       endwhile
     catch /^Vim:Interrupt$/
       let l:waited = -1

@@ -11,28 +11,44 @@
 " their own token. Tokens whose wait ended without an answer, whose late
 " answers are dropped, are this file's alone.
 let s:replies = {}
-let s:abandoned = {}
 
 " Called by the plugin (protocol.FuncReply) with [result, error], or on
 " Neovim with result and error as two arguments (one level less deep,
 " for Neovim's limit on nesting).
-function! vigor#_internal#host#reply(token, ...) abort
-  if has_key(s:abandoned, a:token)
-    unlet s:abandoned[a:token]
-    return
-  endif
-  let s:replies[a:token] = a:0 == 1 ? a:1 : a:000
-endfunction
+"
+" On Neovim the wait of vigor#request() is in Lua
+" (lua/vigor/_internal/request.lua), which keeps the abandoned tokens:
+" arrived() tells the wait that the answer is here, or says to drop it.
+if has('nvim')
+  let s:lua_arrived = luaeval('require("vigor._internal.request").arrived')
+  let s:lua_abandon = luaeval('require("vigor._internal.request").abandon')
+  function! vigor#_internal#host#reply(token, ...) abort
+    if s:lua_arrived(a:token) | let s:replies[a:token] = a:0 == 1 ? a:1 : a:000 | endif
+  endfunction
+
+  " A request that will not take its answer (its wait ended): the answer
+  " is dropped when it comes.
+  function! vigor#_internal#host#abandon(token) abort
+    call s:lua_abandon(a:token)
+  endfunction
+else
+  let s:abandoned = {}
+  function! vigor#_internal#host#reply(token, ...) abort
+    if has_key(s:abandoned, a:token)
+      unlet s:abandoned[a:token]
+      return
+    endif
+    let s:replies[a:token] = a:0 == 1 ? a:1 : a:000
+  endfunction
+
+  function! vigor#_internal#host#abandon(token) abort
+    let s:abandoned[a:token] = 1
+  endfunction
+endif
 
 " The answers, for vigor#request(), which waits on them and takes its own.
 function! vigor#_internal#host#replies() abort
   return s:replies
-endfunction
-
-" A request that will not take its answer (its wait ended): the answer is
-" dropped when it comes.
-function! vigor#_internal#host#abandon(token) abort
-  let s:abandoned[a:token] = 1
 endfunction
 
 " Called by the plugin (protocol.FuncPending), on Vim only: whether it

@@ -171,6 +171,10 @@ function! s:ended(handle, why, force) abort
     let a:handle.ended = a:why
   endif
   let a:handle.closed = 1
+  if has('nvim')
+    " The wait of vigor#request() (lua/vigor/_internal/request.lua) ends.
+    call luaeval('require("vigor._internal.request").closed(_A)', get(a:handle, 'chan', -1))
+  endif
 endfunction
 
 " {signal}: on Vim, the name of the signal that ended the process, or ''.
