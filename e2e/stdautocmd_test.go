@@ -60,6 +60,21 @@ func TestStdAutocmd(t *testing.T) {
 		mustEqual(t, ed, "g:matched after two Emits of ++once", ed.MustEval(t, "g:matched"), "StdB")
 		mustEqual(t, ed, "List after the ++once one ran", len(acList(t, ed, "{'group': 'stdac', 'patterns': ['StdB', 'StdC']}")), 1)
 
+		// ++nested lets the command trigger autocommands (Neovim does not
+		// report it in List, but does it); a command is an Ex command line,
+		// '|' and all.
+		ed.MustExec(t, "let g:inner = 0 | let g:a = 0 | let g:b = ''")
+		ed.MustEval(t, acreq("define", "{'group': 'stdac_n', 'events': ['WinNew'], 'cmd': 'let g:inner += 1'}"))
+		ed.MustEval(t, acreq("define", "{'group': 'stdac_n', 'events': ['User'], 'patterns': ['Flat'], 'cmd': 'split'}"))
+		ed.MustEval(t, acreq("define", "{'group': 'stdac_n', 'events': ['User'], 'patterns': ['Deep'], 'nested': v:true, 'cmd': 'split | let g:a = 1 | let g:b = \"x|y\"'}"))
+		ed.MustEval(t, acreq("emit", "'User', 'Flat'"))
+		mustEqual(t, ed, "g:inner after an autocommand without ++nested", ed.MustEval(t, "g:inner"), int64(0))
+		ed.MustEval(t, acreq("emit", "'User', 'Deep'"))
+		mustEqual(t, ed, "g:inner after an autocommand with ++nested", ed.MustEval(t, "g:inner"), int64(1))
+		mustEqual(t, ed, "[g:a, g:b] after a command with '|'", ed.MustEval(t, "[g:a, g:b]"), []any{int64(1), "x|y"})
+		ed.MustEval(t, acreq("group", "'stdac_n', [], []"))
+		ed.MustExec(t, "only")
+
 		// Emit with no matching autocommand gives no message; a file name
 		// with '|' and '"' is one file name.
 		ed.MustExec(t, "messages clear")
