@@ -169,6 +169,7 @@ func TestStdAutocmd(t *testing.T) {
 			{"remove", "{'group': '*'}", `autocmd.Remove: the group AnyGroup is only for List`},
 			{"remove", "{'events': ['*']}", `autocmd.Remove: "*" is not an event name`},
 			{"list", "{'group': 'x|y'}", `autocmd.List: "x|y" is not a group name`},
+			{"remove", "{'group': 'a#b'}", `autocmd.Remove: "a#b" is not a group name`},
 			{"list", "{'buffer': -1}", `autocmd.List: -1 is not a buffer number`},
 			{"emit", "'User|x', ''", `autocmd.Emit: "User|x" is not an event name`},
 			{"emitall", "'User', \"a\\nb\"", `autocmd.EmitAll: "a\nb" is not a file name: it has a line break`},

@@ -46,7 +46,8 @@
 // and the editor must know it: exists('##Event') is checked in the same
 // call, so an event only one editor has (Neovim's "TermOpen", Vim's
 // "TerminalOpen") is an error on the other. A group name is letters,
-// digits and "_-.#", and not "END" or an event's name. A pattern is not
+// digits and "_-." (a '#' would read as an event in exists()), and not
+// "END" or an event's name. A pattern is not
 // empty and has no newline; buffer-local autocommands are asked for with
 // Buffer, not with a "<buffer=N>" pattern. A bad name is an error that
 // names the function and the name, made without a call to the editor:
@@ -196,6 +197,7 @@ func emit(ctx context.Context, c vigor.Caller, fn, event, fname string, all bool
 type GroupDefs struct {
 	name string
 	ops  []map[string]any
+	err  error // the first error of Define or Remove, which fails Group
 }
 
 // Define records d to be defined in the group. d.Group is "" or the
@@ -203,15 +205,10 @@ type GroupDefs struct {
 func (g *GroupDefs) Define(d Def) error {
 	const fn = "autocmd.Group: Define"
 	if d.Group != "" && d.Group != g.name {
-		return fmt.Errorf("%s: the group is %q, not %q", fn, g.name, d.Group)
+		return g.add(nil, fmt.Errorf("%s: the group is %q, not %q", fn, g.name, d.Group))
 	}
 	d.Group = g.name
-	op, err := d.op(fn)
-	if err != nil {
-		return err
-	}
-	g.ops = append(g.ops, op)
-	return nil
+	return g.add(d.op(fn))
 }
 
 // Remove records the removal of the group's autocommands that f takes.
@@ -219,11 +216,18 @@ func (g *GroupDefs) Define(d Def) error {
 func (g *GroupDefs) Remove(f Filter) error {
 	const fn = "autocmd.Group: Remove"
 	if f.Group != "" && f.Group != g.name {
-		return fmt.Errorf("%s: the group is %q, not %q", fn, g.name, f.Group)
+		return g.add(nil, fmt.Errorf("%s: the group is %q, not %q", fn, g.name, f.Group))
 	}
 	f.Group = g.name
-	op, err := f.op(fn)
+	return g.add(f.op(fn))
+}
+
+// add records op, or err (the first error is kept for Group).
+func (g *GroupDefs) add(op map[string]any, err error) error {
 	if err != nil {
+		if g.err == nil {
+			g.err = err
+		}
 		return err
 	}
 	g.ops = append(g.ops, op)
@@ -232,8 +236,9 @@ func (g *GroupDefs) Remove(f Filter) error {
 
 // Group removes every autocommand of the group name (creating it if it
 // does not exist), then defines and removes what fn records through g,
-// in that order, in one call to the editor. An error from fn, or from
-// one of g's methods, is returned and nothing is sent.
+// in that order, in one call to the editor. An error from fn, or the
+// first from one of g's methods (even if fn dropped it), is returned and
+// nothing is sent.
 func Group(ctx context.Context, c vigor.Caller, name string, fn func(g *GroupDefs) error) error {
 	if name == "" {
 		return errors.New(`autocmd.Group: the group name is ""`)
@@ -244,6 +249,9 @@ func Group(ctx context.Context, c vigor.Caller, name string, fn func(g *GroupDef
 	g := &GroupDefs{name: name, ops: []map[string]any{{"op": "clear", "group": name}}}
 	if err := fn(g); err != nil {
 		return err
+	}
+	if g.err != nil {
+		return g.err
 	}
 	return run(ctx, c, "autocmd.Group", g.ops)
 }
@@ -340,7 +348,7 @@ func checkGroup(fn, name string) error {
 	for i := 0; ok && i < len(name); i++ {
 		c := name[i]
 		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-			strings.IndexByte("_-.#", c) >= 0
+			strings.IndexByte("_-.", c) >= 0
 	}
 	if !ok {
 		return fmt.Errorf("%s: %q is not a group name", fn, name)

@@ -53,6 +53,13 @@ func TestBadInputMakesNoCall(t *testing.T) {
 		{"group END", func(c vigor.Caller) error {
 			return Define(ctx, c, Def{Group: "end", Events: user, Cmd: "x"})
 		}, `autocmd.Define: "end" is not a group name`},
+		{"group with a #", func(c vigor.Caller) error { return Remove(ctx, c, Filter{Group: "a#b"}) }, `autocmd.Remove: "a#b" is not a group name`},
+		{"Group's dropped error", func(c vigor.Caller) error {
+			return Group(ctx, c, "g", func(g *GroupDefs) error {
+				_ = g.Define(Def{Events: user})
+				return g.Define(Def{Events: user, Cmd: "x"})
+			})
+		}, "autocmd.Group: Define: no command"},
 		{"group with a bar", func(c vigor.Caller) error { return Remove(ctx, c, Filter{Group: "a|b"}) }, `autocmd.Remove: "a|b" is not a group name`},
 		{"AnyGroup in Remove", func(c vigor.Caller) error { return Remove(ctx, c, Filter{Group: AnyGroup}) }, "only for List"},
 		{"empty pattern", func(c vigor.Caller) error {

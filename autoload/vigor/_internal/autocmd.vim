@@ -4,7 +4,7 @@
 " nvim_get_autocmds()).
 "
 " Names arrive checked by the Go side: events are letters, groups are
-" letters, digits and "_-.#", patterns have no newline. Events and groups
+" letters, digits and "_-.", patterns have no newline. Events and groups
 " are checked here against the editor, and an error is thrown as one line
 " without the "vigor#_internal#..." prefix (the Go side names its function).
 
@@ -60,7 +60,7 @@ function! s:create_group(name) abort
   if has('nvim')
     call nvim_create_augroup(a:name, {'clear': v:false})
   else
-    " The name is letters, digits and "_-.#" (checked by the Go side).
+    " The name is letters, digits and "_-." (checked by the Go side).
     execute 'augroup' a:name
     augroup END
   endif
