@@ -127,6 +127,9 @@ func TestStdAutocmd(t *testing.T) {
 		})
 		ed.MustEval(t, acreq("remove", "{'group': 'stdac_nosuch'}"))
 		mustEqual(t, ed, "List of a group that does not exist", len(acList(t, ed, "{'group': 'stdac_nosuch'}")), 0)
+		ed.MustEval(t, acreq("remove", "{'buffer': 999}"))
+		mustEqual(t, ed, "List of a buffer that does not exist", len(acList(t, ed, "{'buffer': 999}")), 0)
+		mustThrow(t, ed, acreq("define", "{'buffer': 999, 'events': ['User'], 'cmd': 'x'}"), "stdautocmd.define", "autocmd.Define: there is no buffer 999")
 
 		// Group clears the group, then defines and removes in one call.
 		ed.MustEval(t, acreq("group", "'stdac', [{'events': ['User'], 'patterns': ['G1', 'G2'], 'cmd': 'let g:g = 1'}], [{'patterns': ['G2']}]"))

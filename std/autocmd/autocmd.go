@@ -64,7 +64,8 @@
 // Remove and List take only those in no group (as :autocmd! does outside
 // an augroup). List's Group AnyGroup takes those of every group. A group
 // that does not exist has no autocommands: Remove and List of it do
-// nothing, and Define creates it.
+// nothing, and Define creates it. So has a buffer that does not exist,
+// but Define of buffer-local autocommands for it is an error.
 //
 // Neovim does not report ++nested: List gives Nested false there.
 package autocmd

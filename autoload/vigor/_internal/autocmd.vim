@@ -35,11 +35,18 @@ endfunction
 "       buffer-local ones instead of 'patterns');
 "   {'op': 'remove', 'group', 'events', 'patterns', 'bufnr'}: removes the
 "       matching autocommands (empty 'events': all events; empty 'patterns'
-"       and 'bufnr' 0: all patterns); a group that does not exist has none.
+"       and 'bufnr' 0: all patterns); a group or a buffer that does not
+"       exist has none.
 " 'group' '' is no group.
 function! vigor#_internal#autocmd#run(ops) abort
   for l:op in a:ops
     call s:check_events(get(l:op, 'events', []))
+    if get(l:op, 'bufnr', 0) > 0 && !bufexists(l:op.bufnr)
+      if l:op.op is# 'remove'
+        continue
+      endif
+      throw printf('there is no buffer %d', l:op.bufnr)
+    endif
     if l:op.group isnot# '' && s:group_exists(l:op.group) == 0
       if l:op.op is# 'remove'
         continue
@@ -141,6 +148,7 @@ endfunction
 function! vigor#_internal#autocmd#list(f) abort
   call s:check_events(a:f.events)
   if a:f.group isnot v:null && a:f.group isnot# '' && !s:group_exists(a:f.group)
+        \ || a:f.bufnr > 0 && !bufexists(a:f.bufnr)
     return []
   endif
   let l:pats = a:f.bufnr > 0 ? [printf('<buffer=%d>', a:f.bufnr)] : a:f.patterns
