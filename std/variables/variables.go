@@ -25,9 +25,9 @@
 // TabGet, TabSet and TabRemove a tab page number (tabpagenr()). They work
 // as Get, Set and Remove do in B, W and T, through getbufvar(),
 // setbufvar(), gettabwinvar(), settabwinvar(), gettabvar() and
-// settabvar(); Remove removes the variable from the dictionary that
-// getbufvar(buf, ”) and the others return, which the editors allow for
-// every variable but b:changedtick (E795). A number below 1 is an error
+// settabvar(); Remove removes the variable from the dictionary of them
+// all that getbufvar() and the others return for an empty name, which the
+// editors allow for every variable but b:changedtick (E795). A number below 1 is an error
 // made without a call; one that names no buffer, window or tab page is
 // an error too ("variables.BufGet: there is no buffer 99"), where the
 // editor functions would return the default or do nothing.
