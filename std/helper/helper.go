@@ -138,9 +138,11 @@ func Input(ctx context.Context, c vigor.Caller, opts InputOptions) (string, bool
 // editor has handled them all, as feedkeys() with the 'x' flag does:
 // keys are the bytes of the keys ("\r" for <CR>, "\x1b" for <Esc>), not
 // their <> notation. remap applies the user's mappings to them, as
-// feedkeys()'s 'm' flag; without it they are not remapped ('n'). Vim in
-// Ex mode (vim -e or -es, as the headless tests run it) takes them as Ex
-// command lines, not Normal mode keys.
+// feedkeys()'s 'm' flag; without it they are not remapped ('n'). In
+// Vim's Ex mode (vim -e or -es, as headless tests run it) feedkeys() with
+// 'x' reads on from Ex mode's input once the keys run out, so Keys does
+// not return until more input comes (or Vim quits at its end): use Keys
+// in an editor with a screen.
 func Keys(ctx context.Context, c vigor.Caller, keys string, remap bool) error {
 	mode := "nx"
 	if remap {
