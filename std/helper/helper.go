@@ -24,10 +24,15 @@
 // has ended, after a redraw, so it is the last thing on the screen. Echo
 // shows the text as :echo does, and not in :messages; EchoErr as
 // :echoerr's highlight (ErrorMsg) with :echomsg, so it is in :messages
-// too. It is not an exception: nothing stops. A text of several lines
-// shows them all, with the hit-enter prompt when they do not fit the
-// message area. The function returns once the timer is set, not once the
-// text is shown.
+// too. It is not an exception: nothing stops. The function returns once
+// the timer is set, not once the text is shown.
+//
+// What they do not do: from a timer the editors give no hit-enter
+// prompt, so of a text of several lines the screen keeps the last line
+// (all are in :messages for EchoErr); and in insert mode with 'showmode'
+// set, both editors put "-- INSERT --" over the text once the timer has
+// run. A message that must be read in full belongs in a buffer or a
+// popup.
 //
 // # Input
 //
