@@ -44,6 +44,11 @@ func TestStdHelper(t *testing.T) {
 		mustEqual(t, ed, "exists('g:helpertest_loads') after a batch", ed.MustEval(t, "exists('g:helpertest_loads')"), int64(0))
 		mustThrow(t, ed, hreq("batch", "'x', 'nosuch.vim', v:false, ''"), "helpertest.batch", "helper.Load: ", "no such file")
 		mustThrow(t, ed, hreq("batch", "'x', 'load.vim', v:true, ''"), "helpertest.batch", "helper.Input: it waits for the user, so it cannot be in a batch")
+		// A restarted plugin is a new process: it loads the file again.
+		ed.MustExec(t, "call vigor#plugin#reload('helpertest')")
+		waitLoaded(t, ed, "helpertest")
+		ed.MustEval(t, hreq("load", "'load.vim'"))
+		mustEqual(t, ed, "g:helpertest_loads after a reload", ed.MustEval(t, "g:helpertest_loads"), int64(1))
 		if m := ed.Messages(t); strings.Contains(m, "helper echo one") {
 			t.Errorf("%s: Echo's text is in :messages:\n%s", ed.Kind, m)
 		}
