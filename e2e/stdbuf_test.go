@@ -65,6 +65,9 @@ func TestStdBuffer(t *testing.T) {
 		ed.MustEval(t, breq("replace", "0, ['only']"))
 		mustEqual(t, ed, "lines after a shorter Replace", eval("getline(1, '$')"), []any{"only"})
 		mustEqual(t, ed, "the cursor after a shorter Replace", eval("line('.')"), int64(1))
+		ed.MustExec(t, "silent undo")
+		mustEqual(t, ed, "lines after an undo of Replace", eval("getline(1, '$')"), []any{"x", "y", "z"})
+		ed.MustExec(t, "silent redo")
 		ed.MustEval(t, breq("replace", "0, []"))
 		mustEqual(t, ed, "lines after Replace with none", eval("getline(1, '$')"), []any{""})
 		ed.MustExec(t, "badd "+filepath.Join(dir, "hidden.txt"))
@@ -120,6 +123,7 @@ func TestStdBuffer(t *testing.T) {
 			[]any{mainBuf, mainWin, int64(1), int64(1), ""})
 		mustThrow(t, ed, breq("ensure", h+", 'let b:ensured = 2', v:true"), "stdbuf.ensure", "failed on purpose")
 		mustThrow(t, ed, breq("ensure", h+", 'echo no_such_var', v:false"), "stdbuf.ensure", "E121")
+		mustThrow(t, ed, breq("ensurepanic", h), "stdbuf.ensurepanic", "panic: on purpose")
 		mustEqual(t, ed, "after a failed Ensure", eval("[bufnr('%'), win_getid(), getbufvar('hidden.txt', 'ensured'), &l:bufhidden]"),
 			[]any{mainBuf, mainWin, int64(2), ""})
 		ed.MustExec(t, "split "+filepath.Join(dir, "other.txt")+" | wincmd p")

@@ -40,7 +40,9 @@
 // loaded is loaded first (bufload()). They set 'modifiable' for the
 // change and restore it after, so a plugin's 'nomodifiable' buffer takes
 // them. Lines kept by Replace keep the cursor where it was; a cursor
-// below the last line moves to it.
+// below the last line moves to it. In the current buffer each Replace
+// and Append is one step of undo, also on Vim, which would otherwise join
+// the changes of calls that no typed key separates.
 //
 // # Decorations
 //

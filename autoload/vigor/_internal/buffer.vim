@@ -103,8 +103,18 @@ function! s:load(bufnr) abort
   return l:bufnr
 endfunction
 
+" s:undo_break() makes the change that follows a step of its own in the
+" undo of the current buffer: without it, Vim joins the changes of calls
+" that no typed key separates into one (:help undo-break).
+function! s:undo_break(bufnr) abort
+  if a:bufnr == bufnr('%')
+    let &g:undolevels = &g:undolevels
+  endif
+endfunction
+
 function! vigor#_internal#buffer#replace(bufnr, lines) abort
   let l:bufnr = s:load(a:bufnr)
+  call s:undo_break(l:bufnr)
   let l:was = vigor#_internal#buffer#modifiable(l:bufnr, 1)
   try
     if empty(a:lines)
@@ -125,6 +135,7 @@ endfunction
 function! vigor#_internal#buffer#append(bufnr, after, lines) abort
   let l:bufnr = s:load(a:bufnr)
   let l:after = a:after < 0 ? getbufinfo(l:bufnr)[0].linecount : a:after
+  call s:undo_break(l:bufnr)
   let l:was = vigor#_internal#buffer#modifiable(l:bufnr, 1)
   try
     if appendbufline(l:bufnr, l:after, a:lines)

@@ -49,6 +49,12 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		})
 		return in, err
 	})
+	// ensurepanic panics inside Ensure of the buffer bufnr.
+	p.Handle("ensurepanic", func(ctx context.Context, bufnr int) error {
+		return buffer.Ensure(ctx, p, bufnr, func(ctx context.Context) error {
+			panic("on purpose")
+		})
+	})
 	// modifiable runs setline() in the buffer bufnr under the guard and
 	// returns what 'modifiable' was meanwhile.
 	p.Handle("modifiable", func(ctx context.Context, bufnr int, line string, fail bool) (bool, error) {
