@@ -158,6 +158,20 @@ func TestStdBuffer(t *testing.T) {
 		mustThrow(t, ed, breq("decode", "[0x80], {'encoding': 'no-such-enc'}"), "stdbuf.decode", "buffer.Decode: the bytes are not no-such-enc")
 		mustThrow(t, ed, breq("inbatch", "'decode'"), "stdbuf.inbatch", "buffer.Decode cannot run in a batch")
 
+		// Assign: the lines, 'fileencoding', 'fileformat' and 'bomb' of a
+		// hidden buffer, directly and in a batch.
+		opts := "getbufvar(" + h + ", '&fileencoding'), getbufvar(" + h + ", '&fileformat'), getbufvar(" + h + ", '&bomb')"
+		mustEqual(t, ed, "Assign of Latin-1", eval(breq("assign", h+", [0x63, 0xe9, 0x0d, 0x0a], {}")+".encoding"), "latin1")
+		mustEqual(t, ed, "a buffer after Assign", eval("[getbufline("+h+", 1, '$'), "+opts+"]"), []any{[]any{"cé"}, "latin1", "dos", int64(0)})
+		got := eval(breq("assignbatch", h+", [0xef, 0xbb, 0xbf, 0x61, 0x0a, 0x62], {}")).(map[string]any)
+		mustEqual(t, ed, "Assign in a batch", got, map[string]any{"fileformat": "unix",
+			"decoded": map[string]any{"lines": []any{"a", "b"}, "encoding": "utf-8", "bom": true, "fileformat": "unix"}})
+		mustEqual(t, ed, "a buffer after Assign in a batch", eval("[getbufline("+h+", 1, '$'), "+opts+", getbufvar("+h+", '&modifiable')]"), []any{[]any{"a", "b"}, "utf-8", "unix", int64(1), int64(0)})
+		mustThrow(t, ed, breq("assign", "99, [0x61], {}"), "stdbuf.assign", "buffer.Assign: no buffer 99")
+		mustThrow(t, ed, breq("assign", "-1, [0x61], {}"), "stdbuf.assign", "buffer.Assign: -1 is not a buffer number")
+		mustThrow(t, ed, breq("assign", h+", [0x61], {'fileformat': 'x'}"), "stdbuf.assign", `buffer.Assign: "x" is not a fileformat`)
+		mustThrow(t, ed, breq("inbatch", "'assign'"), "stdbuf.inbatch", "buffer.Assign cannot run in a batch")
+
 		// Decorations: added, listed, moved with the text, cleared by
 		// namespace.
 		ed.MustExec(t, "enew! | call setline(1, ['hello world', 'second'])")
@@ -186,7 +200,7 @@ func TestStdBuffer(t *testing.T) {
 		}
 
 		// All in one batch.
-		got := eval(breq("batch", editortest.VimString(filepath.Join(dir, "batch.txt"))+", bufnr("+a+")")).(map[string]any)
+		got = eval(breq("batch", editortest.VimString(filepath.Join(dir, "batch.txt"))+", bufnr("+a+")")).(map[string]any)
 		bufB := eval("bufnr('batch.txt')")
 		mustEqual(t, ed, "the batch", got, map[string]any{
 			"opened":      map[string]any{"bufnr": bufB, "winid": eval("win_getid()"), "tabnr": int64(1)},

@@ -9,6 +9,7 @@
 //		{Line: 1, Col: 1, Length: 3, Highlight: "Search"},
 //	})
 //	d, err := buffer.Decode(ctx, p, data, buffer.DecodeOptions{})
+//	d, err = buffer.Assign(ctx, p, o.Bufnr, data, buffer.DecodeOptions{})
 //	err = buffer.Ensure(ctx, p, o.Bufnr, func(ctx context.Context) error {
 //		return p.Cmd(ctx, "normal! gg=G", nil)
 //	})
@@ -31,11 +32,12 @@
 // or more, with what the function does) and are an error in a batch.
 // Decode needs no call for UTF-8, UTF-16 and Latin-1, and one call
 // (outside a batch only) for other encodings, which the editor's iconv()
-// converts.
+// converts; Assign is one call more, and works in a batch when Decode
+// needs no call.
 //
 // # Lines on hidden buffers
 //
-// Replace and Append work on any buffer, shown or hidden, through
+// Replace, Append and Assign work on any buffer, shown or hidden, through
 // setbufline(), deletebufline() and appendbufline(); a buffer that is not
 // loaded is loaded first (bufload()). They set 'modifiable' for the
 // change and restore it after, so a plugin's 'nomodifiable' buffer takes

@@ -51,16 +51,21 @@ type Decoded struct {
 // otherwise, the choice the editor makes with 'fileformats' "unix,dos,mac".
 // A line end at the end of the data ends the last line, as in a file.
 func Decode(ctx context.Context, c vigor.Caller, data []byte, o DecodeOptions) (Decoded, error) {
+	return decode(ctx, c, "buffer.Decode", data, o)
+}
+
+// decode is Decode for the function fn.
+func decode(ctx context.Context, c vigor.Caller, fn string, data []byte, o DecodeOptions) (Decoded, error) {
 	d := Decoded{Encoding: normEncoding(o.Encoding), Fileformat: o.Fileformat}
 	switch d.Fileformat {
 	case "", "unix", "dos", "mac":
 	default:
-		return Decoded{}, fmt.Errorf("buffer.Decode: %q is not a fileformat (unix, dos or mac)", o.Fileformat)
+		return Decoded{}, fmt.Errorf("%s: %q is not a fileformat (unix, dos or mac)", fn, o.Fileformat)
 	}
 	text, ok := decodeGo(&d, data)
 	if !ok {
 		var err error
-		if text, err = decodeEditor(ctx, c, &d, data, o.Encodings); err != nil {
+		if text, err = decodeEditor(ctx, c, fn, &d, data, o.Encodings); err != nil {
 			return Decoded{}, err
 		}
 	}
@@ -150,12 +155,12 @@ func decodeGo(d *Decoded, data []byte) (string, bool) {
 
 // decodeEditor converts data with the editor's iconv(), from d.Encoding
 // or the first of encs (or 'fileencodings') that converts it.
-func decodeEditor(ctx context.Context, c vigor.Caller, d *Decoded, data []byte, encs []string) (string, error) {
-	if err := noBatch(c, "buffer.Decode", "it needs the editor's iconv() for "+nameOr(d.Encoding, "bytes that are not UTF-8")); err != nil {
+func decodeEditor(ctx context.Context, c vigor.Caller, fn string, d *Decoded, data []byte, encs []string) (string, error) {
+	if err := noBatch(c, fn, "it needs the editor's iconv() for "+nameOr(d.Encoding, "bytes that are not UTF-8")); err != nil {
 		return "", err
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return "", fmt.Errorf("buffer.Decode: the bytes hold a NUL byte, which iconv() cannot convert from %s", nameOr(d.Encoding, "an encoding that is not UTF-8 or UTF-16"))
+		return "", fmt.Errorf("%s: the bytes hold a NUL byte, which iconv() cannot convert from %s", fn, nameOr(d.Encoding, "an encoding that is not UTF-8 or UTF-16"))
 	}
 	if d.Encoding != "" {
 		encs = []string{d.Encoding}
@@ -164,14 +169,14 @@ func decodeEditor(ctx context.Context, c vigor.Caller, d *Decoded, data []byte, 
 		encs = []string{}
 	}
 	var r []string
-	if err := call(ctx, c, &r, "buffer.Decode", "decode", data, encs); err != nil {
+	if err := call(ctx, c, &r, fn, "decode", data, encs); err != nil {
 		return "", err
 	}
 	if len(r) != 2 || r[0] == "" {
 		if d.Encoding != "" {
-			return "", fmt.Errorf("buffer.Decode: the bytes are not %s (or the editor's iconv() does not know it)", d.Encoding)
+			return "", fmt.Errorf("%s: the bytes are not %s (or the editor's iconv() does not know it)", fn, d.Encoding)
 		}
-		return "", fmt.Errorf("buffer.Decode: the bytes are not UTF-8, and no encoding of %q converts them", encs)
+		return "", fmt.Errorf("%s: the bytes are not UTF-8, and no encoding of %q converts them", fn, encs)
 	}
 	d.Encoding = r[0]
 	return r[1], nil
@@ -211,4 +216,26 @@ func splitLines(text, ff string) []string {
 		return []string{}
 	}
 	return strings.Split(text, sep)
+}
+
+// Assign makes the bytes data the contents of the buffer bufnr, decoded
+// as Decode does, and sets its 'fileencoding', 'fileformat' and 'bomb'
+// to what Decode found, as if the buffer had been read from a file; it
+// works on hidden and 'nomodifiable' buffers as Replace does. It returns
+// what Decode found. It is one call, or two when the editor's iconv()
+// converts (which cannot be made in a batch); in a batch it returns what
+// Decode found at once.
+func Assign(ctx context.Context, c vigor.Caller, bufnr int, data []byte, o DecodeOptions) (Decoded, error) {
+	const fn = "buffer.Assign"
+	if err := checkBuf(fn, bufnr); err != nil {
+		return Decoded{}, err
+	}
+	d, err := decode(ctx, c, fn, data, o)
+	if err != nil {
+		return Decoded{}, err
+	}
+	if err := call(ctx, c, nil, fn, "assign", bufnr, d.Lines, d.Encoding, d.Fileformat, d.BOM); err != nil {
+		return Decoded{}, err
+	}
+	return d, nil
 }

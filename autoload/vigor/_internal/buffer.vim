@@ -132,6 +132,22 @@ function! vigor#_internal#buffer#replace(bufnr, lines) abort
   endtry
 endfunction
 
+" assign() replaces the lines of bufnr and sets its 'fileencoding',
+" 'fileformat' and 'bomb', as if it had been read from a file.
+function! vigor#_internal#buffer#assign(bufnr, lines, fenc, ff, bomb) abort
+  call vigor#_internal#buffer#replace(a:bufnr, a:lines)
+  let l:bufnr = s:buf(a:bufnr)
+  " The options, like the lines, are refused in a 'nomodifiable' buffer.
+  let l:was = vigor#_internal#buffer#modifiable(l:bufnr, 1)
+  try
+    call setbufvar(l:bufnr, '&fileencoding', a:fenc)
+    call setbufvar(l:bufnr, '&fileformat', a:ff)
+    call setbufvar(l:bufnr, '&bomb', a:bomb ? 1 : 0)
+  finally
+    call setbufvar(l:bufnr, '&modifiable', l:was)
+  endtry
+endfunction
+
 function! vigor#_internal#buffer#append(bufnr, after, lines) abort
   let l:bufnr = s:load(a:bufnr)
   let l:after = a:after < 0 ? getbufinfo(l:bufnr)[0].linecount : a:after

@@ -30,6 +30,23 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 	p.Handle("decode", func(ctx context.Context, data []byte, o buffer.DecodeOptions) (buffer.Decoded, error) {
 		return buffer.Decode(ctx, p, data, o)
 	})
+	p.Handle("assign", func(ctx context.Context, bufnr int, data []byte, o buffer.DecodeOptions) (buffer.Decoded, error) {
+		return buffer.Assign(ctx, p, bufnr, data, o)
+	})
+	// assignbatch is assign in a batch, with the 'fileformat' that the
+	// batch reads after it.
+	p.Handle("assignbatch", func(ctx context.Context, bufnr int, data []byte, o buffer.DecodeOptions) (map[string]any, error) {
+		var d buffer.Decoded
+		var ff string
+		err := p.Batch(ctx, func(b *vigor.Batch) error {
+			var err error
+			if d, err = buffer.Assign(ctx, b, bufnr, data, o); err != nil {
+				return err
+			}
+			return b.CallInto(ctx, &ff, "getbufvar", bufnr, "&fileformat")
+		})
+		return map[string]any{"decoded": d, "fileformat": ff}, err
+	})
 	// ensure runs cmd in the buffer bufnr and returns the buffer and
 	// window that were current meanwhile; fail makes the function fail
 	// after cmd.
@@ -114,8 +131,8 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		})
 		return map[string]any{"opened": o, "decorations": ds, "after": after}, err
 	})
-	// inbatch calls Ensure, Modifiable or Decode (of Latin-1 bytes) in a
-	// batch.
+	// inbatch calls Ensure, Modifiable, or Decode or Assign of bytes that
+	// iconv() converts, in a batch.
 	p.Handle("inbatch", func(ctx context.Context, what string) error {
 		return p.Batch(ctx, func(b *vigor.Batch) error {
 			nop := func(context.Context) error { return nil }
@@ -125,7 +142,12 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 			case "modifiable":
 				return buffer.Modifiable(ctx, b, 0, nop)
 			}
-			_, err := buffer.Decode(ctx, b, []byte{0xe9}, buffer.DecodeOptions{Encodings: []string{"cp1252"}})
+			o := buffer.DecodeOptions{Encodings: []string{"cp1252"}}
+			if what == "assign" {
+				_, err := buffer.Assign(ctx, b, 0, []byte{0xe9}, o)
+				return err
+			}
+			_, err := buffer.Decode(ctx, b, []byte{0xe9}, o)
 			return err
 		})
 	})
