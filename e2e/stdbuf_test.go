@@ -45,7 +45,7 @@ func TestStdBuffer(t *testing.T) {
 		ed.MustExec(t, "tabclose")
 		ed.MustExec(t, "setlocal modified")
 		mustThrow(t, ed, breq("open", a+", {}"), "stdbuf.open", "buffer.Open: ", "E37")
-		mustEqual(t, ed, "Open with bang", eval(breq("open", a+", {'bang': v:true}")+".bufnr"), eval("bufnr(" + a + ")"))
+		mustEqual(t, ed, "Open with bang", eval(breq("open", a+", {'bang': v:true}")+".bufnr"), eval("bufnr("+a+")"))
 		for _, bad := range []struct{ opts, want string }{
 			{"{'opener': 'edit | echo 1'}", `buffer.Open: "edit | echo 1" is not an opener`},
 			{"{'mods': 'botright |'}", `buffer.Open: "|" is not a command modifier`},
@@ -91,7 +91,7 @@ func TestStdBuffer(t *testing.T) {
 			args := map[string]string{
 				"replace": "99, ['x']", "append": "99, 0, ['x']", "reload": "99",
 				"ensure": "99, '', v:false", "modifiable": "99, '', v:false",
-				"decorate": "99, 'ns', [{'line': 1, 'col': 1, 'length': 1, 'highlight': 'Search'}]",
+				"decorate":    "99, 'ns', [{'line': 1, 'col': 1, 'length': 1, 'highlight': 'Search'}]",
 				"decorations": "99, 'ns'", "clear": "99, 'ns'",
 			}[m]
 			name := map[string]string{"decorations": "Decorations", "modifiable": "Modifiable"}[m]
