@@ -86,6 +86,7 @@ var rules = []rule{
 	{pkg: "std/nvimapi", allow: []string{"", "std/internal/avail"}},
 	// Topic packages over the SDK's Caller.
 	{pkg: "std/variables", allow: []string{""}},
+	{pkg: "std/popup", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},
