@@ -87,6 +87,7 @@ var rules = []rule{
 	// Topic packages over the SDK's Caller.
 	{pkg: "std/variables", allow: []string{""}},
 	{pkg: "std/popup", allow: []string{""}},
+	{pkg: "std/buffer", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},
