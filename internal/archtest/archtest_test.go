@@ -88,6 +88,7 @@ var rules = []rule{
 	{pkg: "std/variables", allow: []string{""}},
 	{pkg: "std/popup", allow: []string{""}},
 	{pkg: "std/buffer", allow: []string{""}},
+	{pkg: "std/autocmd", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},
