@@ -19,6 +19,12 @@ import (
 // wrappers, return the zero value: to receive a result, pass b.Into(&v)
 // as the Caller, and v is filled in once the batch has run.
 //
+// Results of different types need no helper of their own: each b.Into
+// takes a pointer of any type, so one batch collects an int, a string
+// and a []string (or any 2 to 8 values, or more) in one round trip, each
+// decoded into its own type and checked as CallAs checks it (see the
+// example).
+//
 // A Batch belongs to the goroutine that runs its record func: it is not
 // safe for concurrent use, and it cannot be used once record has
 // returned (a call then fails with an error that says so).

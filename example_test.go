@@ -69,6 +69,47 @@ func ExamplePlugin_Batch() {
 	})
 }
 
+// One batch collects results of different types in one round trip: each
+// b.Into takes a pointer of its own type. The plugin runs against a
+// vigortest.Fake, whose line(), bufname() and getline() are Go functions.
+func ExampleBatch_Into() {
+	setup := func(ctx context.Context, p *vigor.Plugin) error {
+		p.Handle("summary", func(ctx context.Context) (string, error) {
+			var (
+				last  int
+				name  string
+				lines []string
+			)
+			err := p.Batch(ctx, func(b *vigor.Batch) error {
+				if _, err := vigor.CallAs[int](ctx, b.Into(&last), "line", "$"); err != nil {
+					return err
+				}
+				if _, err := vigor.CallAs[string](ctx, b.Into(&name), "bufname", "%"); err != nil {
+					return err
+				}
+				_, err := vigor.CallAs[[]string](ctx, b.Into(&lines), "getline", 1, 2)
+				return err
+			})
+			return fmt.Sprintf("%s: %d lines, starting %q", name, last, lines), err
+		})
+		return nil
+	}
+	f, err := vigortest.StartFake(vigortest.FakeOptions{Funcs: map[string]vigortest.Func{
+		"line":    func(args ...any) (any, error) { return 3, nil },
+		"bufname": func(args ...any) (any, error) { return "notes.txt", nil },
+		"getline": func(args ...any) (any, error) { return []string{"one", "two"}, nil },
+	}}, setup)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	got, err := f.Request("summary")
+	fmt.Println(got, err)
+	// Output:
+	// notes.txt: 3 lines, starting ["one" "two"] <nil>
+}
+
 // RunBatch groups a helper's calls: in a batch of their own when the
 // helper is given the plugin, or in the caller's batch when it is given
 // one.

@@ -89,6 +89,7 @@ var rules = []rule{
 	{pkg: "std/popup", allow: []string{""}},
 	{pkg: "std/buffer", allow: []string{""}},
 	{pkg: "std/autocmd", allow: []string{""}},
+	{pkg: "std/helper", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},

@@ -45,12 +45,18 @@ func Example() {
 	variables.Set(ctx, c, variables.B, "myplugin_lines", 42)
 	variables.Remove(ctx, c, variables.Env, "MYPLUGIN_DEBUG")
 	variables.Set(ctx, c, variables.Register, "a", []string{"one", "two"})
+	variables.BufSet(ctx, c, 3, "myplugin_lines", 42)
+	variables.DictSet(ctx, c, variables.G, "myplugin", "width", 80)
 	fmt.Println(variables.Set(ctx, c, variables.G, "1x", 1))
+	fmt.Println(variables.TabRemove(ctx, c, 0, "x"))
 	// Output:
 	// eval get(g:, l:n, l:d)  l:n="myplugin_count"
 	// count 10
 	// cmd  let b:myplugin_lines = l:v map[v:42]
 	// cmd  unlet! $MYPLUGIN_DEBUG map[]
 	// call setreg["a" ["one" "two"]]
+	// cmd  if !(bufexists(l:i)) | throw l:e | endif | call setbufvar(l:i, l:n, l:v) map[e:there is no buffer 3 i:3 n:myplugin_lines v:42]
+	// cmd  if !has_key(g:, l:n) | let g:myplugin = {} | endif | let g:myplugin[l:k] = l:v map[k:width n:myplugin v:80]
 	// variables.Set: "1x" is not a variable name
+	// variables.TabRemove: 0 is not a tab page number
 }

@@ -9,6 +9,37 @@
 //	text, err := variables.Get(ctx, p, variables.Register, "a", "")
 //
 // b:, w: and t: are those of the current buffer, window and tab page.
+// Those of a given one have functions of their own, and so has a key of
+// a Dict variable:
+//
+//	err = variables.BufSet(ctx, p, bufnr, "myplugin_lines", 42)
+//	lines, err := variables.BufGet(ctx, p, bufnr, "myplugin_lines", 0)
+//	err = variables.WinRemove(ctx, p, winid, "myplugin_mark")
+//	err = variables.DictSet(ctx, p, variables.G, "myplugin", "width", 80)
+//	w, err := variables.DictGet(ctx, p, variables.G, "myplugin", "width", 40)
+//
+// # A given buffer, window or tab page
+//
+// BufGet, BufSet and BufRemove take a buffer number (bufnr()), WinGet,
+// WinSet and WinRemove a window ID (win_getid(), of any tab page), and
+// TabGet, TabSet and TabRemove a tab page number (tabpagenr()). They work
+// as Get, Set and Remove do in B, W and T, through getbufvar(),
+// setbufvar(), gettabwinvar(), settabwinvar(), gettabvar() and
+// settabvar(); Remove removes the variable from the dictionary of them
+// all that getbufvar() and the others return for an empty name, which the
+// editors allow for every variable but b:changedtick (E795). A number below 1 is an error
+// made without a call; one that names no buffer, window or tab page is
+// an error too ("variables.BufGet: there is no buffer 99"), where the
+// editor functions would return the default or do nothing.
+//
+// # A key of a Dict variable
+//
+// DictGet, DictSet and DictRemove read, set and remove one key of a Dict
+// variable of G, B, W or T; the key is any String. DictGet returns def
+// when the variable is not set or has no such key, DictSet of a variable
+// that is not set sets it to a Dict that holds the key, and DictRemove of
+// a key or a variable that is not there does nothing. A variable that is
+// not a Dict is the editor's error.
 //
 // # Round trips and batches
 //

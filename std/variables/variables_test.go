@@ -87,3 +87,36 @@ func TestBadNameNoCall(t *testing.T) {
 		t.Errorf("Remove of v:errmsg: %v", err)
 	}
 }
+
+// A bad number, name or scope fails the functions of a buffer's, a
+// window's or a tab page's variables and of a Dict's keys without a call.
+func TestBadLocalAndDictNoCall(t *testing.T) {
+	ctx := context.Background()
+	c := noEditor{t}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{second(BufGet(ctx, c, 0, "x", 0)), "variables.BufGet: 0 is not a buffer number"},
+		{BufSet(ctx, c, 1, "a#b", 0), `variables.BufSet: "a#b" is not a variable name`},
+		{BufRemove(ctx, c, -1, "x"), "variables.BufRemove: -1 is not a buffer number"},
+		{second(WinGet(ctx, c, 1000, "", "")), `variables.WinGet: "" is not a variable name`},
+		{WinSet(ctx, c, 0, "x", 1), "variables.WinSet: 0 is not a window number"},
+		{WinRemove(ctx, c, 1000, "x y"), `variables.WinRemove: "x y" is not a variable name`},
+		{second(TabGet(ctx, c, 0, "x", 0)), "variables.TabGet: 0 is not a tab page number"},
+		{TabSet(ctx, c, 1, "1x", 0), `variables.TabSet: "1x" is not a variable name`},
+		{TabRemove(ctx, c, 0, "x"), "variables.TabRemove: 0 is not a tab page number"},
+		{second(DictGet(ctx, c, V, "event", "k", 0)), "variables.DictGet: a Dict variable is a g:, b:, w: or t: variable, not v:"},
+		{DictSet(ctx, c, Env, "HOME", "k", 0), "variables.DictSet: a Dict variable is a g:, b:, w: or t: variable, not $"},
+		{DictRemove(ctx, c, Register, "a", "k"), "variables.DictRemove: a Dict variable is a g:, b:, w: or t: variable, not @"},
+		{DictSet(ctx, c, B, "a#b", "k", 0), `variables.DictSet: "a#b" is not a variable name`},
+		{DictRemove(ctx, c, Scope{}, "x", "k"), "variables.DictRemove: the scope is the zero Scope"},
+	} {
+		if tc.err == nil || !strings.HasPrefix(tc.err.Error(), tc.want) {
+			t.Errorf("%v, want %s", tc.err, tc.want)
+		}
+	}
+}
+
+// second is the error of a (value, error) pair.
+func second[T any](_ T, err error) error { return err }

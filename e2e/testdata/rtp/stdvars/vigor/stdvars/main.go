@@ -87,5 +87,135 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		})
 		return map[string]any{"before": before, "after": after, "version": n > 0}, err
 	})
+	setupLocal(p)
+	setupDict(p)
 	return nil
+}
+
+// locals are BufGet, WinGet and TabGet and their Set and Remove, by the
+// names the tests give their kinds.
+type localFuncs struct {
+	get    func(ctx context.Context, c vigor.Caller, i int, name string, def any) (any, error)
+	set    func(ctx context.Context, c vigor.Caller, i int, name string, v any) error
+	remove func(ctx context.Context, c vigor.Caller, i int, name string) error
+}
+
+var locals = map[string]localFuncs{
+	"buf": {variables.BufGet[any], variables.BufSet, variables.BufRemove},
+	"win": {variables.WinGet[any], variables.WinSet, variables.WinRemove},
+	"tab": {variables.TabGet[any], variables.TabSet, variables.TabRemove},
+}
+
+func local(kind string) (localFuncs, error) {
+	f, ok := locals[kind]
+	if !ok {
+		return localFuncs{}, fmt.Errorf("no kind %q", kind)
+	}
+	return f, nil
+}
+
+// setupLocal has the handlers of the variables of a given buffer, window
+// or tab page: lget, lgetint, lset, lremove and lbatch.
+func setupLocal(p *vigor.Plugin) {
+	p.Handle("lget", func(ctx context.Context, kind string, i int, name string, def any) (any, error) {
+		f, err := local(kind)
+		if err != nil {
+			return nil, err
+		}
+		return f.get(ctx, p, i, name, def)
+	})
+	p.Handle("lgetint", func(ctx context.Context, i int, name string, def int) (int, error) {
+		return variables.BufGet(ctx, p, i, name, def)
+	})
+	p.Handle("lset", func(ctx context.Context, kind string, i int, name string, v any) error {
+		f, err := local(kind)
+		if err != nil {
+			return err
+		}
+		return f.set(ctx, p, i, name, v)
+	})
+	p.Handle("lremove", func(ctx context.Context, kind string, i int, name string) error {
+		f, err := local(kind)
+		if err != nil {
+			return err
+		}
+		return f.remove(ctx, p, i, name)
+	})
+	// lbatch sets, reads and removes the variable in one batch, and
+	// returns what Get gave before and after the removal.
+	p.Handle("lbatch", func(ctx context.Context, kind string, i int, name string, v any) (map[string]any, error) {
+		f, err := local(kind)
+		if err != nil {
+			return nil, err
+		}
+		var before, after any
+		err = p.Batch(ctx, func(b *vigor.Batch) error {
+			if err := f.set(ctx, b, i, name, v); err != nil {
+				return err
+			}
+			if _, err := f.get(ctx, b.Into(&before), i, name, "unset"); err != nil {
+				return err
+			}
+			if err := f.remove(ctx, b, i, name); err != nil {
+				return err
+			}
+			_, err := f.get(ctx, b.Into(&after), i, name, "unset")
+			return err
+		})
+		return map[string]any{"before": before, "after": after}, err
+	})
+}
+
+// setupDict has the handlers of a key of a Dict variable: dget, dgetint,
+// dset, dremove and dbatch.
+func setupDict(p *vigor.Plugin) {
+	p.Handle("dget", func(ctx context.Context, sc, name, key string, def any) (any, error) {
+		s, err := scope(sc)
+		if err != nil {
+			return nil, err
+		}
+		return variables.DictGet(ctx, p, s, name, key, def)
+	})
+	p.Handle("dgetint", func(ctx context.Context, sc, name, key string, def int) (int, error) {
+		s, err := scope(sc)
+		if err != nil {
+			return 0, err
+		}
+		return variables.DictGet(ctx, p, s, name, key, def)
+	})
+	p.Handle("dset", func(ctx context.Context, sc, name, key string, v any) error {
+		s, err := scope(sc)
+		if err != nil {
+			return err
+		}
+		return variables.DictSet(ctx, p, s, name, key, v)
+	})
+	p.Handle("dremove", func(ctx context.Context, sc, name, key string) error {
+		s, err := scope(sc)
+		if err != nil {
+			return err
+		}
+		return variables.DictRemove(ctx, p, s, name, key)
+	})
+	p.Handle("dbatch", func(ctx context.Context, sc, name, key string, v any) (map[string]any, error) {
+		s, err := scope(sc)
+		if err != nil {
+			return nil, err
+		}
+		var before, after any
+		err = p.Batch(ctx, func(b *vigor.Batch) error {
+			if err := variables.DictSet(ctx, b, s, name, key, v); err != nil {
+				return err
+			}
+			if _, err := variables.DictGet(ctx, b.Into(&before), s, name, key, any("unset")); err != nil {
+				return err
+			}
+			if err := variables.DictRemove(ctx, b, s, name, key); err != nil {
+				return err
+			}
+			_, err := variables.DictGet(ctx, b.Into(&after), s, name, key, any("unset"))
+			return err
+		})
+		return map[string]any{"before": before, "after": after}, err
+	})
 }

@@ -1,0 +1,106 @@
+" The editor's side of std/helper: messages that reach the screen from
+" asynchronous context, input() with a cancel that differs from an empty
+" answer, and scripts sourced once per plugin process.
+
+" Echo shows a:msg from a timer, after a redraw: from a channel request
+" or notification the editors redraw after the call, wiping what it
+" echoed. a:hl is 'None' or 'ErrorMsg'; a:keep echoes with :echomsg, so
+" that the message is in :messages too.
+function! vigor#_internal#helper#echo(msg, hl, keep) abort
+  call timer_start(0, function('s:echo', [a:msg, a:hl, a:keep]))
+endfunction
+
+function! s:echo(msg, hl, keep, timer) abort
+  redraw
+  execute 'echohl' a:hl
+  try
+    for l:line in split(a:msg, "\n", 1)
+      if a:keep
+        echomsg l:line
+      else
+        echo l:line
+      endif
+    endfor
+  finally
+    echohl None
+  endtry
+endfunction
+
+" s:cancelled is set by the <Esc> and CTRL-C mappings that input() has
+" while it waits, and read and cleared by it: only input() writes it.
+let s:cancelled = 0
+
+function! s:cancel() abort
+  let s:cancelled = 1
+  return "\<C-U>\<CR>"
+endfunction
+
+" Asks the user as input() does, with a:opts' prompt, default and
+" completion, and returns [answer, 1], or ['', 0] when the user cancels
+" with <Esc> or CTRL-C (which input() alone reports as an empty answer).
+" The cancel keys are buffer-local command-line mappings while it waits;
+" what the buffer had for them is put back.
+function! vigor#_internal#helper#input(opts) abort
+  let l:saved = {}
+  for l:key in ['<Esc>', '<C-C>']
+    let l:saved[l:key] = maparg(l:key, 'c', 0, 1)
+    execute 'cnoremap <buffer> <expr> <nowait>' l:key '<SID>cancel()'
+  endfor
+  let s:cancelled = 0
+  call inputsave()
+  try
+    if empty(a:opts.completion)
+      let l:answer = input(a:opts.prompt, a:opts.default)
+    else
+      let l:answer = input(a:opts.prompt, a:opts.default, a:opts.completion)
+    endif
+  finally
+    call inputrestore()
+    for [l:key, l:map] in items(l:saved)
+      if !empty(l:map) && get(l:map, 'buffer', 0)
+        call mapset('c', 0, l:map)
+      else
+        execute 'silent! cunmap <buffer>' l:key
+      endif
+    endfor
+  endtry
+  let l:cancelled = s:cancelled
+  let s:cancelled = 0
+  return l:cancelled ? ['', 0] : [l:answer, 1]
+endfunction
+
+" s:complete holds, for each pending input() with a Go completion, the
+" expression that calls it (lambda's Request form of a:lead, a:line and
+" a:pos). Only vigor#_internal#helper#input_go writes it.
+let s:complete = []
+
+function! vigor#_internal#helper#complete(lead, line, pos) abort
+  if empty(s:complete)
+    return []
+  endif
+  return eval(s:complete[-1])
+endfunction
+
+" input() whose completion is a:expr, an expression that calls Go.
+function! vigor#_internal#helper#input_go(opts, expr) abort
+  call add(s:complete, a:expr)
+  try
+    return vigor#_internal#helper#input(extend(copy(a:opts),
+          \ {'completion': 'customlist,vigor#_internal#helper#complete'}))
+  finally
+    call remove(s:complete, -1)
+  endtry
+endfunction
+
+" s:loaded are the scripts that vigor#_internal#helper#load() sourced, by
+" a:key (the plugin, its process and the file): only it writes them.
+let s:loaded = {}
+
+function! vigor#_internal#helper#load(key, path) abort
+  if has_key(s:loaded, a:key)
+    return 0
+  endif
+  execute 'source' fnameescape(a:path)
+  let s:loaded[a:key] = 1
+  return 1
+endfunction
