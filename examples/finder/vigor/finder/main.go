@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/vigorvim/vigor"
@@ -100,6 +101,9 @@ func (f *finder) find(ctx context.Context, query string) error {
 	if err != nil {
 		return err
 	}
+	if err := p.Redraw(ctx, false); err != nil { // the popup, before input() takes the screen
+		return err
+	}
 	answer, ok, err := helper.Input(ctx, p, helper.InputOptions{Prompt: "Find: ", Default: query})
 	if rerr := autocmd.Remove(context.WithoutCancel(ctx), p, autocmd.Filter{Group: group}); err == nil {
 		err = rerr
@@ -122,7 +126,12 @@ func (f *finder) filter(ctx context.Context, query string) error {
 	if id == 0 {
 		return nil
 	}
-	return popup.SetLines(ctx, f.p, id, view(Filter(lines, query, shown)))
+	if err := popup.SetLines(ctx, f.p, id, view(Filter(lines, query, shown))); err != nil {
+		return err
+	}
+	// Neovim draws no change of a window while the command line is
+	// being edited unless it is told to redraw.
+	return f.p.Redraw(ctx, false)
 }
 
 // view returns the popup's lines for ms, the first one selected.
@@ -137,27 +146,35 @@ func view(ms []Match) []string {
 	return out
 }
 
-// readListed returns the lines of the listed buffers that have a name and
-// are loaded, in one round trip after the one that lists them.
+// readListed returns the lines of the listed buffers that have a name:
+// those of a loaded buffer from the editor, in one round trip after the
+// one that lists them, and those of a buffer that is not loaded (Vim
+// unloads a buffer that it abandons, unless 'hidden' is set) from its
+// file, decoded as the editor would read it. A file that cannot be read
+// has no lines.
 func readListed(ctx context.Context, p *vigor.Plugin) ([]Line, error) {
-	infos, err := fn.GetbufinfoBuf(ctx, p, map[string]any{"buflisted": 1, "bufloaded": 1})
+	infos, err := fn.GetbufinfoBuf(ctx, p, map[string]any{"buflisted": 1})
 	if err != nil {
 		return nil, err
 	}
 	type buf struct {
-		nr    int
-		name  string
-		lines []string
+		nr     int
+		name   string
+		loaded bool
+		lines  []string
 	}
 	var bufs []*buf
 	for _, info := range infos {
 		name, _ := info["name"].(string)
 		if nr := toInt(info["bufnr"]); name != "" && nr > 0 {
-			bufs = append(bufs, &buf{nr: nr, name: name})
+			bufs = append(bufs, &buf{nr: nr, name: name, loaded: toInt(info["loaded"]) != 0})
 		}
 	}
 	err = p.Batch(ctx, func(b *vigor.Batch) error {
 		for _, bf := range bufs {
+			if !bf.loaded {
+				continue
+			}
 			if _, err := fn.GetbuflineEnd(ctx, b.Into(&bf.lines), bf.nr, 1, "$"); err != nil {
 				return err
 			}
@@ -169,6 +186,17 @@ func readListed(ctx context.Context, p *vigor.Plugin) ([]Line, error) {
 	}
 	var lines []Line
 	for _, bf := range bufs {
+		if !bf.loaded {
+			data, err := os.ReadFile(bf.name)
+			if err != nil {
+				continue
+			}
+			d, err := buffer.Decode(ctx, p, data, buffer.DecodeOptions{})
+			if err != nil {
+				return nil, err
+			}
+			bf.lines = d.Lines
+		}
 		for i, text := range bf.lines {
 			lines = append(lines, Line{Buf: bf.nr, Name: bf.name, Lnum: i + 1, Text: text})
 		}
