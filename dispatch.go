@@ -446,6 +446,9 @@ func (p *Plugin) resolveFailed(ctx context.Context, call host.Async, err error, 
 func (p *Plugin) run(ctx context.Context, method string, params host.Values, async host.Async) (res any, err error) {
 	p.mu.Lock()
 	h := p.handlers[method]
+	if h == nil && strings.HasPrefix(method, LambdaPrefix) {
+		h = p.lambdas[method]
+	}
 	var slot int
 	var early bool
 	if h != nil {
@@ -455,6 +458,8 @@ func (p *Plugin) run(ctx context.Context, method string, params host.Values, asy
 	if h == nil {
 		if method == protocol.MethodStats {
 			res = p.stats()
+		} else if strings.HasPrefix(method, LambdaPrefix) {
+			err = p.unknownLambda(method)
 		} else {
 			err = fmt.Errorf("no method %q; the plugin has: %s", method, strings.Join(p.methodNames(), ", "))
 		}

@@ -34,6 +34,12 @@ func newHandler(method string, fn any) (*handler, error) {
 	if strings.HasPrefix(method, "$") {
 		return nil, fmt.Errorf("method names that start with $ are reserved for Vigor")
 	}
+	return funcHandler(method, fn)
+}
+
+// funcHandler is newHandler without the check of the method's name, for
+// the names that Vigor gives (HandleLambda).
+func funcHandler(method string, fn any) (*handler, error) {
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func {
 		return nil, fmt.Errorf("the handler is a %T, not a func", fn)

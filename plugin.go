@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,10 +60,20 @@ type Plugin struct {
 
 	mu       sync.Mutex
 	handlers map[string]*handler
-	gen      context.Context // the current interrupt generation
-	genStop  context.CancelCauseFunc
-	onUnload []func(context.Context) error
-	unloaded bool
+	// lambdas holds the handlers of HandleLambda, by method name
+	// ("$lambda:<instance>.<n>"); lambdaSeq is the last n given and
+	// lambdaPeak the most entries lambdas has held since it was made.
+	// Invariant, under mu: a Go map keeps its buckets when entries are
+	// deleted, so Unhandle makes lambdas anew once it holds fewer than a
+	// quarter of lambdaPeak (and lambdaPeak is then its size): memory
+	// follows the lambdas registered, not the most ever registered.
+	lambdas    map[string]*handler
+	lambdaSeq  uint64
+	lambdaPeak int
+	gen        context.Context // the current interrupt generation
+	genStop    context.CancelCauseFunc
+	onUnload   []func(context.Context) error
+	unloaded   bool
 	// asyncRunning counts the request_async handlers that have started and
 	// not yet answered. Invariant, under mu: a handler starts (the count
 	// goes up) only while unloaded is false, and asyncIdle is closed once
@@ -173,6 +185,92 @@ func (p *Plugin) Handle(method string, fn any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.handlers[method] = h
+}
+
+// LambdaPrefix starts the method names that HandleLambda gives. Handle
+// refuses every name that starts with "$", so these never clash with a
+// plugin's own methods.
+const LambdaPrefix = "$lambda:"
+
+// HandleLambda registers fn, as Handle takes it, under a new method name
+// that it returns: LambdaPrefix, the plugin process's instance number, a
+// dot and a sequence number, such as "$lambda:2.17". A name is never
+// given twice, not even by a later process of the same plugin (after a
+// reload), so an old expression cannot reach a new closure. std/lambda
+// builds on it; most plugins use that package.
+//
+// A call to a name that is not registered (any more) fails with an error
+// that says so. The names are not listed where the plugin's methods are
+// (:Vigor status, the error for an unknown method).
+func (p *Plugin) HandleLambda(fn any) (method string, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lambdaSeq++
+	method = p.lambdaName(p.lambdaSeq)
+	h, err := funcHandler(method, fn)
+	if err != nil {
+		return "", err
+	}
+	if p.lambdas == nil {
+		p.lambdas = make(map[string]*handler)
+	}
+	p.lambdas[method] = h
+	p.lambdaPeak = max(p.lambdaPeak, len(p.lambdas))
+	return method, nil
+}
+
+func (p *Plugin) lambdaName(n uint64) string {
+	inst := p.instance
+	if inst == "" {
+		inst = "0"
+	}
+	return LambdaPrefix + inst + "." + strconv.FormatUint(n, 10)
+}
+
+// Unhandle removes the handler of method, registered by Handle or
+// HandleLambda; later calls of method fail as calls of an unknown method
+// do. A call already running finishes. Unhandle of a method that is not
+// registered does nothing.
+func (p *Plugin) Unhandle(method string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !strings.HasPrefix(method, LambdaPrefix) {
+		delete(p.handlers, method)
+		return
+	}
+	if _, ok := p.lambdas[method]; !ok {
+		return
+	}
+	delete(p.lambdas, method)
+	if p.lambdaPeak >= 64 && len(p.lambdas) < p.lambdaPeak/4 {
+		m := make(map[string]*handler, len(p.lambdas))
+		for k, v := range p.lambdas {
+			m[k] = v
+		}
+		p.lambdas = m
+		p.lambdaPeak = len(m)
+	}
+}
+
+// lambdaCount returns how many lambdas are registered (for tests).
+func (p *Plugin) lambdaCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.lambdas)
+}
+
+// unknownLambda is the error of a call of the lambda method that is not
+// registered.
+func (p *Plugin) unknownLambda(method string) error {
+	inst, _, _ := strings.Cut(strings.TrimPrefix(method, LambdaPrefix), ".")
+	cur := p.instance
+	if cur == "" {
+		cur = "0"
+	}
+	if inst != cur {
+		return fmt.Errorf("lambda %s belongs to an earlier process of the plugin (it has reloaded since); register it again", method)
+	}
+	return fmt.Errorf("lambda %s is not registered (it has been unregistered)", method)
 }
 
 func (p *Plugin) methodNames() []string {
