@@ -6,8 +6,9 @@
 // The flow: :Find reads the listed buffers' lines in one batch, opens the
 // popup and asks for the query with input(); while the user types, a
 // CmdlineChanged autocmd sends the command line to the filter handler,
-// which filters and sets the popup's lines. When input() returns, the
-// autocmd goes, the popup closes and the cursor goes to the match.
+// which filters and sets the popup's lines (a Go closure registered with
+// std/lambda for this :Find). When input() returns, the autocmd and the
+// closure go, the cursor goes to the match and the popup closes.
 package main
 
 import (
@@ -15,13 +16,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
+	"sync/atomic"
 
 	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/std/autocmd"
 	"github.com/vigorvim/vigor/std/buffer"
 	"github.com/vigorvim/vigor/std/fn"
 	"github.com/vigorvim/vigor/std/helper"
+	"github.com/vigorvim/vigor/std/lambda"
 	"github.com/vigorvim/vigor/std/popup"
 )
 
@@ -35,7 +37,6 @@ func main() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		f := &finder{p: p}
 		p.Handle("find", f.find)
-		p.Handle("filter", f.filter)
 		return p.Exec(ctx, `command! -nargs=? Find call vigor#request('finder', 'find', [<q-args>])`)
 	})
 }
@@ -43,34 +44,18 @@ func main() {
 // finder runs one :Find at a time.
 type finder struct {
 	p *vigor.Plugin
-
-	// mu guards the fields below. Invariant: running is true from the
-	// start of a :Find to its end, and then popup is its popup and lines
-	// the lines it searches (read when it started); otherwise running is
-	// false, popup 0 and lines nil. find sets and clears them; filter
-	// only reads them.
-	mu      sync.Mutex
-	running bool
-	popup   popup.ID
-	lines   []Line
+	// running is set from the start of a :Find to its end, by find alone.
+	running atomic.Bool
 }
 
 // find runs :Find: it asks for the query, starting from query, and jumps
 // to the best match of the answer.
 func (f *finder) find(ctx context.Context, query string) error {
-	p := f.p
-	f.mu.Lock()
-	if f.running {
-		f.mu.Unlock()
+	if !f.running.CompareAndSwap(false, true) {
 		return errors.New("a :Find is running")
 	}
-	f.running = true
-	f.mu.Unlock()
-	defer func() {
-		f.mu.Lock()
-		f.running, f.popup, f.lines = false, 0, nil
-		f.mu.Unlock()
-	}()
+	defer f.running.Store(false)
+	p := f.p
 
 	lines, err := readListed(ctx, p)
 	if err != nil {
@@ -87,15 +72,23 @@ func (f *finder) find(ctx context.Context, query string) error {
 		return err
 	}
 	defer popup.Close(context.WithoutCancel(ctx), p, id)
-	f.mu.Lock()
-	f.popup, f.lines = id, lines
-	f.mu.Unlock()
 
+	// The filter: the matches of the command line in the popup, as the
+	// user types.
+	filter := lambda.Register(p, func(ctx context.Context, query string) error {
+		if err := popup.SetLines(ctx, p, id, view(Filter(lines, query, shown))); err != nil {
+			return err
+		}
+		// Neovim draws no change of a window while the command line
+		// is being edited unless it is told to redraw.
+		return p.Redraw(ctx, false)
+	})
+	defer filter.Unregister()
 	err = autocmd.Group(ctx, p, group, func(g *autocmd.GroupDefs) error {
 		return g.Define(autocmd.Def{
 			Events:   []string{"CmdlineChanged"},
 			Patterns: []string{"@"}, // input()'s command line
-			Cmd:      "call vigor#request('finder', 'filter', [getcmdline()])",
+			Cmd:      "call " + filter.Request("getcmdline()"),
 		})
 	})
 	if err != nil {
@@ -116,22 +109,6 @@ func (f *finder) find(ctx context.Context, query string) error {
 		return helper.Echo(ctx, p, fmt.Sprintf("finder: no line holds %q", answer))
 	}
 	return jump(ctx, p, ms[0])
-}
-
-// filter shows the matches of query in the running :Find's popup.
-func (f *finder) filter(ctx context.Context, query string) error {
-	f.mu.Lock()
-	id, lines := f.popup, f.lines
-	f.mu.Unlock()
-	if id == 0 {
-		return nil
-	}
-	if err := popup.SetLines(ctx, f.p, id, view(Filter(lines, query, shown))); err != nil {
-		return err
-	}
-	// Neovim draws no change of a window while the command line is
-	// being edited unless it is told to redraw.
-	return f.p.Redraw(ctx, false)
 }
 
 // view returns the popup's lines for ms, the first one selected.
