@@ -5,10 +5,11 @@
 //
 // The flow: :Find reads the listed buffers' lines in one batch, opens the
 // popup and asks for the query with input(); while the user types, a
-// CmdlineChanged autocmd sends the command line to the filter handler,
-// which filters and sets the popup's lines (a Go closure registered with
-// std/lambda for this :Find). When input() returns, the autocmd and the
-// closure go, the cursor goes to the match and the popup closes.
+// CmdlineChanged autocmd sends the command line to the filter, a Go
+// closure registered with std/lambda for this :Find, which filters (see
+// Filter for the ranking) and sets the popup's lines. When input()
+// returns, the autocmd and the closure go, the cursor goes to the match
+// and the popup closes.
 package main
 
 import (
