@@ -16,7 +16,7 @@ const wait = 10 * time.Second
 
 // TestFind types :Find and a query on a real screen in Vim and in Neovim,
 // reads the matches in the popup, and checks where <CR> puts the cursor
-// and that <Esc> closes the popup and moves nothing.
+// that <Esc> closes the popup and moves nothing, and what no match shows.
 func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
@@ -73,6 +73,15 @@ func TestFind(t *testing.T) {
 		}
 		if n := ed.Eval(t, "exists('#finder#CmdlineChanged')"); n != int64(0) {
 			t.Fatalf("%s: the filter's autocmd is still defined after <Esc>", ed.Kind)
+		}
+
+		// No match: the popup says so, and <CR> says so and moves nothing.
+		ed.Keys(t, ":Find zzz<CR>")
+		ed.WaitScreen(t, "(no match)", wait)
+		ed.Keys(t, "<CR>")
+		ed.WaitScreen(t, `finder: no line holds "zzz"`, wait)
+		if got, want := cursor(t, ed), []any{"a.txt", int64(3), int64(1)}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: after <CR> with no match the cursor is at %v, want %v", ed.Kind, got, want)
 		}
 	})
 }
