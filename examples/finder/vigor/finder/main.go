@@ -1,7 +1,8 @@
 // Command finder is an example Vigor plugin: a finder of lines in the
 // listed buffers. :Find [query] shows the lines that hold the query in a
 // popup and filters them in Go as the user types it; <CR> jumps to the
-// first match (marked "> "), <Esc> closes the popup.
+// first match (marked "> "), <Esc> closes the popup. lazy.json declares
+// :Find, so the plugin starts when :Find is first used.
 //
 // The flow: :Find reads the listed buffers' lines in one batch, opens the
 // popup and asks for the query with input(); while the user types, a

@@ -29,13 +29,14 @@ func TestFind(t *testing.T) {
 		}
 	}
 	vigortest.Each(t, vigortest.Options{Screen: true}, func(t *testing.T, ed *vigortest.Editor) {
-		ed.WaitLoaded(t, "finder")
 		// a.txt is listed; Vim unloads it when b.txt takes the window
 		// ('nohidden'), Neovim hides it: both are searched.
 		ed.Cmd(t, "edit "+a)
 		ed.Cmd(t, "edit "+b)
 
+		// The first :Find starts the plugin (lazy.json), then runs.
 		ed.Keys(t, ":Find<CR>")
+		ed.WaitLoaded(t, "finder")
 		ed.WaitScreen(t, "Find:", wait)
 		ed.Keys(t, "delta")
 		s := ed.WaitScreen(t, "> a.txt:3: gamma delta", wait)
