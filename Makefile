@@ -8,13 +8,13 @@ GO ?= go
 FUZZTIME ?= 150000x
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit fuzz demo editors bench bench-smoke vigor-bench
+.PHONY: test check vet unit examples fuzz demo editors bench bench-smoke vigor-bench
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
 	@env $(EDITORS) $(MAKE) --no-print-directory check
 
-check: vet unit fuzz
+check: vet unit examples fuzz
 
 ## vet: gofmt and go vet.
 vet:
@@ -27,6 +27,22 @@ vet:
 ## panics without running its tests' cleanups (mounts, tmux servers).
 unit:
 	$(GO) test -race -count=1 -timeout=20m ./...
+
+## examples: the example plugins' own tests (go vet, then go test with the
+## race detector), each a module of its own, built against this checkout's
+## SDK by the go.work that `vigor dev` would write (kept in .cache, so that
+## the examples stay as a third-party repository is).
+EXAMPLES = examples/finder
+examples:
+	@mkdir -p .cache
+	@set -e; for d in $(EXAMPLES); do \
+	  w=$(CURDIR)/.cache/$$(basename $$d).go.work; \
+	  v=$$(sed -n 's|^require github.com/vigorvim/vigor \(v[^ ]*\)$$|\1|p' $$d/go.mod); \
+	  printf 'go 1.22\n\nuse (\n\t%s\n\t%s\n)\n\nreplace github.com/vigorvim/vigor %s => %s\n' \
+	    "$(CURDIR)" "$(CURDIR)/$$d" "$$v" "$(CURDIR)" > $$w; \
+	  echo "$$d: go vet, go test"; \
+	  (cd $$d && GOWORK=$$w $(GO) vet ./... && GOWORK=$$w $(GO) test -race -count=1 -timeout=20m ./...); \
+	done
 
 ## fuzz: a short fuzz run of both decoders and both framings, with their
 ## seed corpora.
