@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigorvim/vigor/internal/editortest"
 )
@@ -186,5 +187,32 @@ func TestStdPopupCloseExpr(t *testing.T) {
 		ed.MustEval(t, fmt.Sprintf("execute(has('nvim') ? 'call nvim_win_close(%d, 1)' : 'call popup_close(%d)')", b, b))
 		ed.MustEval(t, preq("close", fmt.Sprint(b))) // closed already: nothing runs
 		mustEqual(t, ed, "the ids closed", ed.MustEval(t, "g:stdpopup_closed"), []any{a, b})
+	})
+}
+
+// OnClose runs the plugin's Go function once when the popup closes, by
+// Close, by the editor's own close (popup_close() on Vim,
+// nvim_win_close() on Neovim) or in a batch, on both editors.
+func TestStdPopupOnClose(t *testing.T) {
+	each(t, stdpopupRepo(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "stdpopup")
+		closed := func(want ...any) {
+			t.Helper()
+			ed.WaitFor(t, fmt.Sprintf("len(%s) >= %d", preq("closed", ""), len(want)), 10*time.Second)
+			mustEqual(t, ed, "the popups closed", ed.MustEval(t, preq("closed", "")), want)
+		}
+		a := ed.MustEval(t, preq("open", "{'Lines': ['a'], 'OnClose': 1}"))
+		ed.MustEval(t, preq("close", fmt.Sprint(a)))
+		closed(a)
+		b := ed.MustEval(t, preq("open", "{'Lines': ['b'], 'OnClose': 1}"))
+		ed.MustEval(t, fmt.Sprintf("execute(has('nvim') ? 'call nvim_win_close(%d, 1)' : 'call popup_close(%d)')", b, b))
+		closed(a, b)
+		got := ed.MustEval(t, preq("batch", "{'Border': 1, 'Lines': ['c'], 'OnClose': 1}")).(map[string]any)
+		closed(a, b, got["id"])
+		// A popup without OnClose: nothing runs.
+		d := ed.MustEval(t, preq("open", "{'Lines': ['d']}"))
+		ed.MustEval(t, preq("close", fmt.Sprint(d)))
+		time.Sleep(200 * time.Millisecond)
+		mustEqual(t, ed, "the popups closed", ed.MustEval(t, preq("closed", "")), []any{a, b, got["id"]})
 	})
 }

@@ -87,7 +87,7 @@ var rules = []rule{
 	// Topic packages over the SDK's Caller.
 	{pkg: "std/variables", allow: []string{""}},
 	{pkg: "std/lambda", allow: []string{""}},
-	{pkg: "std/popup", allow: []string{""}},
+	{pkg: "std/popup", allow: []string{"", "std/lambda"}},
 	{pkg: "std/autocmd", allow: []string{""}},
 	{pkg: "std/helper", allow: []string{""}},
 	{pkg: "std/buffer", allow: []string{""}},
