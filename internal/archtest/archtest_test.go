@@ -91,6 +91,7 @@ var rules = []rule{
 	{pkg: "std/autocmd", allow: []string{""}},
 	{pkg: "std/helper", allow: []string{""}},
 	{pkg: "std/buffer", allow: []string{""}},
+	{pkg: "std/mapping", allow: []string{""}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},
