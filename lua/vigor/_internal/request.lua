@@ -49,6 +49,10 @@ function M.wait(token, chan, look)
   local done, why = vim.wait(look, function()
     return arrived[token] or closed[chan]
   end, 50)
+  -- vim.wait() can end by its timeout after the event that brought the
+  -- answer (a call of the plugin that ran past {look} ms), without
+  -- looking at the condition again: look here.
+  done = done or arrived[token] or closed[chan]
   arrived[token] = nil
   if done then
     return 0
