@@ -62,9 +62,11 @@
 //     bottom, Neovim moves a float up above the command line, and Vim
 //     cuts a popup off (a popup relative to the cursor is not flipped
 //     above it, as Neovim does not flip a float).
-//   - A change shows at once, also from a notification's handler: on Vim,
-//     which draws popups only when it redraws, each function ends with
-//     :redraw.
+//   - A change shows at once, also from a notification's handler and
+//     while the command line is being edited (input()): each function
+//     ends with :redraw on Vim, which draws popups only when it redraws,
+//     and on Neovim in command-line mode, where floats are drawn only
+//     then.
 //   - Lines wrap at the popup's width on both ('wrap' is set in the
 //     float), and a height that follows the content counts the wrapped
 //     lines, as Vim does.

@@ -3,9 +3,10 @@
 " scratch buffer). Go builds each editor's options (std/popup, options.go);
 " these functions make each operation one call.
 "
-" On Vim each change ends with :redraw: Vim draws a popup only when it
-" redraws, which it does not do after a notification's handler (Neovim
-" draws a float as it changes).
+" Each change ends with s:draw(): Vim draws a popup only when it redraws,
+" which it does not do after a notification's handler, and Neovim draws a
+" float as it changes except while the command line is being edited
+" (input(), a : command), where only a redraw shows it.
 "
 " s:popups holds, for each open float on Neovim, what its size was asked to
 " be ({'width': .., 'minwidth': .., ...}, 0 for unset), so that new lines
@@ -26,7 +27,7 @@ function! vigor#_internal#popup#open(lines, opts, size, hl, expr) abort
       let l:opts.callback = function('s:vimclosed')
     endif
     let l:id = popup_create(a:lines, l:opts)
-    redraw
+    call s:draw()
   else
     let l:buf = nvim_create_buf(v:false, v:true)
     call nvim_set_option_value('bufhidden', 'wipe', {'buf': l:buf})
@@ -45,6 +46,7 @@ function! vigor#_internal#popup#open(lines, opts, size, hl, expr) abort
       " l:id is a Number: the command holds no text from the caller.
       execute 'autocmd WinClosed ' . l:id . ' ++once call s:nvimclosed(' . l:id . ')'
     augroup END
+    call s:draw()
   endif
   if a:expr !=# ''
     let s:onclose[l:id] = a:expr
@@ -149,7 +151,7 @@ function! vigor#_internal#popup#setlines(id, lines) abort
   call s:check(a:id)
   if !has('nvim')
     call popup_settext(a:id, a:lines)
-    redraw
+    call s:draw()
     return
   endif
   let l:buf = nvim_win_get_buf(a:id)
@@ -158,6 +160,7 @@ function! vigor#_internal#popup#setlines(id, lines) abort
   if l:size != {} && (l:size.width == 0 || l:size.height == 0)
     call nvim_win_set_config(a:id, s:fit(a:lines, l:size, nvim_win_get_config(a:id)))
   endif
+  call s:draw()
 endfunction
 
 " set changes the popup's position, size or title: a:opts are the editor's
@@ -170,7 +173,7 @@ function! vigor#_internal#popup#set(id, opts, size) abort
   endif
   if !has('nvim')
     call popup_setoptions(a:id, a:opts)
-    redraw
+    call s:draw()
     return
   endif
   let l:config = copy(a:opts)
@@ -183,6 +186,14 @@ function! vigor#_internal#popup#set(id, opts, size) abort
     call extend(l:config, s:fit(l:lines, l:size, extend(nvim_win_get_config(a:id), a:opts)))
   endif
   call nvim_win_set_config(a:id, l:config)
+  call s:draw()
+endfunction
+
+" draw shows the change (see the top of this file).
+function! s:draw() abort
+  if !has('nvim') || mode() ==# 'c'
+    redraw
+  endif
 endfunction
 
 function! s:hasborder(id) abort
@@ -200,8 +211,9 @@ function! vigor#_internal#popup#close(id) abort
   endif
   if !has('nvim')
     call popup_close(a:id)
-    redraw
+    call s:draw()
   else
     call nvim_win_close(a:id, v:true)
+    call s:draw()
   endif
 endfunction

@@ -78,12 +78,7 @@ func (f *finder) find(ctx context.Context, query string) error {
 	// The filter: the matches of the command line in the popup, as the
 	// user types.
 	filter := lambda.Register(p, func(ctx context.Context, query string) error {
-		if err := popup.SetLines(ctx, p, id, view(Filter(lines, query, shown))); err != nil {
-			return err
-		}
-		// Neovim draws no change of a window while the command line
-		// is being edited unless it is told to redraw.
-		return p.Redraw(ctx, false)
+		return popup.SetLines(ctx, p, id, view(Filter(lines, query, shown)))
 	})
 	defer filter.Unregister()
 	err = autocmd.Group(ctx, p, group, func(g *autocmd.GroupDefs) error {
