@@ -220,11 +220,16 @@ func (p *Plugin) HandleLambda(fn any) (method string, err error) {
 }
 
 func (p *Plugin) lambdaName(n uint64) string {
-	inst := p.instance
-	if inst == "" {
-		inst = "0"
+	return LambdaPrefix + p.lambdaInstance() + "." + strconv.FormatUint(n, 10)
+}
+
+// lambdaInstance is the instance part of the lambda names that this
+// process gives ("0" when the runtime gave no instance number).
+func (p *Plugin) lambdaInstance() string {
+	if p.instance == "" {
+		return "0"
 	}
-	return LambdaPrefix + inst + "." + strconv.FormatUint(n, 10)
+	return p.instance
 }
 
 // Unhandle removes the handler of method, registered by Handle or
@@ -263,11 +268,7 @@ func (p *Plugin) lambdaCount() int {
 // registered.
 func (p *Plugin) unknownLambda(method string) error {
 	inst, _, _ := strings.Cut(strings.TrimPrefix(method, LambdaPrefix), ".")
-	cur := p.instance
-	if cur == "" {
-		cur = "0"
-	}
-	if inst != cur {
+	if inst != p.lambdaInstance() {
 		return fmt.Errorf("lambda %s belongs to an earlier process of the plugin (it has reloaded since); register it again", method)
 	}
 	return fmt.Errorf("lambda %s is not registered (it has been unregistered)", method)

@@ -11,6 +11,7 @@ import (
 // TabGet read: a buffer, a window or a tab page, given by its number.
 type local struct {
 	fn     string // "Buf": the functions are BufGet, BufSet, BufRemove
+	scope  Scope  // the scope whose name rules its variables follow
 	what   string // "buffer", for messages
 	get    string // the call that reads a variable of l:i, up to its name: "getbufvar(l:i, "
 	set    string // the call that sets one, up to its name: "setbufvar(l:i, "
@@ -20,22 +21,11 @@ type local struct {
 // A window's are read with gettabwinvar(), since getwinvar() finds only
 // the windows of the current tab page.
 var (
-	buffers = local{"Buf", "buffer", "getbufvar(l:i, ", "setbufvar(l:i, ", "bufexists(l:i)"}
-	windows = local{"Win", "window", "gettabwinvar(win_id2tabwin(l:i)[0], l:i, ",
+	buffers = local{"Buf", B, "buffer", "getbufvar(l:i, ", "setbufvar(l:i, ", "bufexists(l:i)"}
+	windows = local{"Win", W, "window", "gettabwinvar(win_id2tabwin(l:i)[0], l:i, ",
 		"settabwinvar(win_id2tabwin(l:i)[0], l:i, ", "win_id2tabwin(l:i)[0] > 0"}
-	tabs = local{"Tab", "tab page", "gettabvar(l:i, ", "settabvar(l:i, ", "l:i >= 1 && l:i <= tabpagenr('$')"}
+	tabs = local{"Tab", T, "tab page", "gettabvar(l:i, ", "settabvar(l:i, ", "l:i >= 1 && l:i <= tabpagenr('$')"}
 )
-
-// scope is the Scope whose name rules the variables of k follow.
-func (k local) scope() Scope {
-	switch k.fn {
-	case "Win":
-		return W
-	case "Tab":
-		return T
-	}
-	return B
-}
 
 // check says what is wrong with the number i and the name, for the
 // function op ("Get"), if anything, and returns the function's name and
@@ -45,7 +35,7 @@ func (k local) check(op string, i int, name string) (string, map[string]any, err
 	if i < 1 {
 		return fn, nil, fmt.Errorf("%s: %d is not a %s number", fn, i, k.what)
 	}
-	if err := k.scope().check(fn, name); err != nil {
+	if err := k.scope.check(fn, name); err != nil {
 		return fn, nil, err
 	}
 	vars := map[string]any{"i": i, "n": name, "e": fmt.Sprintf("there is no %s %d", k.what, i)}
@@ -62,7 +52,7 @@ func localGet[T any](ctx context.Context, c vigor.Caller, k local, i int, name s
 	expr := k.exists + " ? " + k.get + "l:n, l:d) : execute('throw l:e')"
 	v, err := vigor.EvalAs[T](ctx, c, expr, vars)
 	if err != nil {
-		return zero, fmt.Errorf("%s: %s%s of %s %d: %w", fn, k.scope(), name, k.what, i, err)
+		return zero, fmt.Errorf("%s: %s%s of %s %d: %w", fn, k.scope, name, k.what, i, err)
 	}
 	return v, nil
 }
