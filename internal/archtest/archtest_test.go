@@ -92,6 +92,7 @@ var rules = []rule{
 	{pkg: "std/helper", allow: []string{""}},
 	{pkg: "std/buffer", allow: []string{""}},
 	{pkg: "std/mapping", allow: []string{""}},
+	{pkg: "std/command", allow: []string{"", "std/lambda", "std/argument"}},
 	// Parsers with no editor state: standard library only.
 	{pkg: "std/argument"},
 	{pkg: "std/bufname"},

@@ -23,6 +23,7 @@ import (
 	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/std/autocmd"
 	"github.com/vigorvim/vigor/std/buffer"
+	"github.com/vigorvim/vigor/std/command"
 	"github.com/vigorvim/vigor/std/fn"
 	"github.com/vigorvim/vigor/std/helper"
 	"github.com/vigorvim/vigor/std/lambda"
@@ -39,7 +40,9 @@ func main() {
 	vigor.Main(func(ctx context.Context, p *vigor.Plugin) error {
 		f := &finder{p: p}
 		p.Handle("find", f.find)
-		return p.Exec(ctx, `command! -nargs=? Find call vigor#request('finder', 'find', [<q-args>])`)
+		return command.Define(ctx, p, "Find", command.Options{Nargs: "?"}, func(ctx context.Context, a command.Args) error {
+			return f.find(ctx, a.Args)
+		})
 	})
 }
 
