@@ -9,6 +9,7 @@
 //	})
 //	err = helper.Keys(ctx, p, "ggdG", false)
 //	err = helper.Load(ctx, p, "autoload/myplugin.vim")
+//	out, err := helper.Execute(ctx, p, "if l:all\n  ls!\nelse\n  ls\nendif", map[string]any{"all": true})
 //
 // # Echo and the SDK's Infof
 //
@@ -48,15 +49,15 @@
 //
 // # Scripts and keys
 //
-// There is no helper for a multi-line script: Plugin.Exec runs one as
-// :source does (line continuation and :function blocks included), and
-// Cmd gives values to one line as l: variables. Load sources a script
-// file that ships with the plugin once per plugin process; Keys types
-// keys and waits until the editor has handled them.
+// Execute runs a script of several lines with Go values as l: variables
+// and returns what it printed, as execute() does; Plugin.Exec runs one as
+// :source does, showing what it prints, without l: variables. Load
+// sources a script file that ships with the plugin once per plugin
+// process; Keys types keys and waits until the editor has handled them.
 //
 // # Round trips and batches
 //
-// Echo, EchoErr, Keys and Load are one call each, and work in a batch
+// Echo, EchoErr, Execute, Keys and Load are one call each, and work in a batch
 // (pass the *vigor.Batch as c). Input waits for the user, so it is an
 // error in a batch, made without a call.
 package helper

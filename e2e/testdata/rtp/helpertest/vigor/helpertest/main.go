@@ -85,5 +85,24 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 			return helper.Keys(ctx, b, keys, false)
 		})
 	})
+	// execute runs script with vars; executebatch runs it twice in one
+	// batch, with a call between, and returns both outputs.
+	p.Handle("execute", func(ctx context.Context, script string, vars map[string]any) (string, error) {
+		return helper.Execute(ctx, p, script, vars)
+	})
+	p.Handle("executebatch", func(ctx context.Context, script string, vars map[string]any) ([]string, error) {
+		var a, b string
+		err := p.Batch(ctx, func(bt *vigor.Batch) error {
+			if _, err := helper.Execute(ctx, bt.Into(&a), script, vars); err != nil {
+				return err
+			}
+			if err := bt.Cmd(ctx, "let g:helpertest_between = 1", nil); err != nil {
+				return err
+			}
+			_, err := helper.Execute(ctx, bt.Into(&b), script, vars)
+			return err
+		})
+		return []string{a, b}, err
+	})
 	return nil
 }
