@@ -1,7 +1,9 @@
 package host
 
 import (
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
@@ -24,6 +26,11 @@ type Batch struct {
 	// function: for errors, which are rare, without a string per call.
 	fns []fnRun
 	mp  msgpackrpc.CallAppender
+	// sizes is the adapter's: the size of its last batch that was too
+	// large for Reset to keep, where a batch's buffer starts, so that a
+	// batch of large values grows it once instead of a quarter at a time
+	// (nil: no hint).
+	sizes *atomic.Int64
 }
 
 type batchKind uint8
@@ -58,6 +65,13 @@ const maxKeptBatch = 1 << 20
 
 // Reset empties b, keeping its buffers unless they are large.
 func (b *Batch) Reset() {
+	if b.sizes != nil {
+		n := 0
+		if cap(b.buf) > maxKeptBatch {
+			n = len(b.buf) + len(b.buf)/8
+		}
+		b.sizes.Store(int64(n))
+	}
 	if cap(b.buf) > maxKeptBatch {
 		b.buf = nil
 	}
@@ -74,6 +88,11 @@ func (b *Batch) Reset() {
 // have had), and b is as it was. args are encoded now: b keeps no
 // reference to them.
 func (b *Batch) Add(fn string, args []any) error {
+	if len(b.offs) == 0 && b.sizes != nil {
+		if n := int(b.sizes.Load()); cap(b.buf) < n {
+			b.buf = make([]byte, 0, n)
+		}
+	}
 	start := len(b.buf)
 	var err error
 	switch b.kind {
@@ -122,6 +141,7 @@ func (b *Batch) appendVim(fn string, args []any) ([]byte, error) {
 // appendList appends b's calls as a msgpack array, in the form of kind
 // (batchAtomic or batchList).
 func (b *Batch) appendList(out []byte, kind batchKind) []byte {
+	out = slices.Grow(out, len(b.buf)+16) // the message's buffer grows once
 	out = msgpackrpc.AppendArrayLen(out, len(b.offs))
 	if kind == b.kind {
 		return append(out, b.buf...)

@@ -27,6 +27,8 @@ type Nvim struct {
 	// Neovim drops it, the batch falls back to Lua.
 	BatchMode string
 	noAtomic  atomic.Bool
+	// batchSizes is the hint that its batches share (Batch.sizes).
+	batchSizes atomic.Int64
 	// calls holds *funcCall for Call and Notify to reuse: a call boxes
 	// neither its function's name nor its arguments. One is taken for
 	// one call and given back once the call has returned (the session
@@ -153,9 +155,9 @@ return {res, vim.NIL}`
 // NewBatch implements Adapter.
 func (n *Nvim) NewBatch() *Batch {
 	if n.listMode() {
-		return &Batch{kind: batchList}
+		return &Batch{kind: batchList, sizes: &n.batchSizes}
 	}
-	return &Batch{kind: batchAtomic}
+	return &Batch{kind: batchAtomic, sizes: &n.batchSizes}
 }
 
 func (n *Nvim) listMode() bool { return n.BatchMode == "lua" || n.BatchMode == "vimscript" }

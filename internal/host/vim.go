@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"sync/atomic"
 
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/protocol"
@@ -23,6 +25,8 @@ type Vim struct {
 	// protocol.FuncVimBatch. (Benchmarks compare it with the legacy
 	// protocol.FuncBatch.)
 	BatchFunc string
+	// batchSizes is the hint that its batches share (Batch.sizes).
+	batchSizes atomic.Int64
 }
 
 // Call implements Adapter.
@@ -60,7 +64,7 @@ func (v *Vim) Notify(ctx context.Context, fn string, args []any) error {
 func (v *Vim) EditorNotification(m *wire.Message) (bool, error) { return false, nil }
 
 // NewBatch implements Adapter.
-func (v *Vim) NewBatch() *Batch { return &Batch{kind: batchVim, t: v.t} }
+func (v *Vim) NewBatch() *Batch { return &Batch{kind: batchVim, t: v.t, sizes: &v.batchSizes} }
 
 // SendBatch implements Adapter.
 func (v *Vim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
@@ -69,6 +73,7 @@ func (v *Vim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
 		fn = protocol.FuncVimBatch
 	}
 	list := wire.Appender(func(out []byte) ([]byte, error) {
+		out = slices.Grow(out, len(b.buf)+2) // the message's buffer grows once
 		out = append(out, '[')
 		out = append(out, b.buf...)
 		return append(out, ']'), nil
