@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"github.com/vigorvim/vigor"
@@ -26,6 +28,7 @@ import (
 	"github.com/vigorvim/vigor/std/fn"
 	"github.com/vigorvim/vigor/std/helper"
 	"github.com/vigorvim/vigor/std/lambda"
+	"github.com/vigorvim/vigor/std/mapping"
 	"github.com/vigorvim/vigor/std/popup"
 )
 
@@ -51,36 +54,50 @@ type finder struct {
 }
 
 // find runs :Find: it asks for the query, starting from query, and jumps
-// to the best match of the answer.
-func (f *finder) find(ctx context.Context, query string) error {
+// to the selected match of the answer.
+func (f *finder) find(ctx context.Context, query string) (err error) {
 	if !f.running.CompareAndSwap(false, true) {
 		return errors.New("a :Find is running")
 	}
 	defer f.running.Store(false)
 	p := f.p
+	bg := context.WithoutCancel(ctx) // for the cleanups, which run whatever ctx says
 
 	lines, err := readListed(ctx, p)
 	if err != nil {
 		return err
 	}
+	lst := &list{sel: Selection{Shown: shown}}
+	lst.sel.Set(query, Filter(lines, query, 0))
+	first, _, title := lst.sel.View()
 	id, err := popup.Open(ctx, p, popup.Options{
 		Position: popup.Position{Row: 1, Col: 2},
 		Size:     popup.Size{MinWidth: 40, MaxWidth: 80},
 		Border:   popup.Rounded,
-		Title:    "Find",
-		Lines:    view(Filter(lines, query, shown)),
+		Title:    title,
+		Lines:    first,
 	})
 	if err != nil {
 		return err
 	}
-	defer popup.Close(context.WithoutCancel(ctx), p, id)
+	defer popup.Close(bg, p, id)
+	if lst.buf, err = popup.Buffer(ctx, p, id); err != nil {
+		return err
+	}
+	if err := lst.show(ctx, p, id); err != nil {
+		return err
+	}
 
 	// The filter: the matches of the command line in the popup, as the
-	// user types.
+	// user types; and the keys that move the selection.
 	filter := lambda.Register(p, func(ctx context.Context, query string) error {
-		return popup.SetLines(ctx, p, id, view(Filter(lines, query, shown)))
+		return lst.update(ctx, p, id, func(s *Selection) { s.Set(query, Filter(lines, query, 0)) })
 	})
 	defer filter.Unregister()
+	move := lambda.Register(p, func(ctx context.Context, step int) error {
+		return lst.update(ctx, p, id, func(s *Selection) { s.Move(step) })
+	})
+	defer move.Unregister()
 	err = autocmd.Group(ctx, p, group, func(g *autocmd.GroupDefs) error {
 		return g.Define(autocmd.Def{
 			Events:   []string{"CmdlineChanged"},
@@ -91,33 +108,171 @@ func (f *finder) find(ctx context.Context, query string) error {
 	if err != nil {
 		return err
 	}
+	unmap, err := mapKeys(ctx, p, move)
+	// unmap and the autocmd's removal run once each, before the jump
+	// (which may change the current buffer, that of a buffer-local key)
+	// or on the way out when something fails first.
+	cleaned := false
+	cleanup := func() error {
+		if cleaned {
+			return nil
+		}
+		cleaned = true
+		uerr := unmap(bg)
+		if aerr := autocmd.Remove(bg, p, autocmd.Filter{Group: group}); uerr == nil {
+			uerr = aerr
+		}
+		return uerr
+	}
+	defer func() {
+		if cerr := cleanup(); err == nil {
+			err = cerr
+		}
+	}()
+	if err != nil {
+		return err
+	}
 	if err := p.Redraw(ctx, false); err != nil { // the popup, before input() takes the screen
 		return err
 	}
 	answer, ok, err := helper.Input(ctx, p, helper.InputOptions{Prompt: "Find: ", Default: query})
-	if rerr := autocmd.Remove(context.WithoutCancel(ctx), p, autocmd.Filter{Group: group}); err == nil {
-		err = rerr
+	if cerr := cleanup(); err == nil {
+		err = cerr
 	}
 	if err != nil || !ok {
 		return err
 	}
-	ms := Filter(lines, answer, 1)
-	if len(ms) == 0 {
+	m, ok := lst.selected(answer, lines)
+	if !ok {
 		return helper.Echo(ctx, p, fmt.Sprintf("finder: no line holds %q", answer))
 	}
-	return jump(ctx, p, ms[0])
+	return jump(ctx, p, m)
 }
 
-// view returns the popup's lines for ms, the first one selected.
-func view(ms []Match) []string {
-	if len(ms) == 0 {
-		return []string{"  (no match)"}
+// list is the Selection of a :Find, shared by the closures that the
+// editor calls while the user types the query and by find when input()
+// returns.
+type list struct {
+	buf int // the popup's buffer, set before the closures exist
+	// mu guards sel, and is held across the change of the popup that
+	// shows it, so that the popup shows the changes in their order.
+	mu  sync.Mutex
+	sel Selection
+}
+
+// update changes the selection by fn and shows it in the popup id.
+func (l *list) update(ctx context.Context, p *vigor.Plugin, id popup.ID, fn func(*Selection)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fn(&l.sel)
+	return l.show(ctx, p, id)
+}
+
+// show shows the selection in the popup id, in one round trip: its lines,
+// the selected one highlighted (PmenuSel) and marked "> ", and the count
+// in the title (whose change also redraws the screen, which shows the
+// highlight). Its caller holds mu, or is alone with l.
+func (l *list) show(ctx context.Context, p *vigor.Plugin, id popup.ID) error {
+	lines, sel, title := l.sel.View()
+	return p.Batch(ctx, func(b *vigor.Batch) error {
+		if err := popup.SetLines(ctx, b, id, lines); err != nil {
+			return err
+		}
+		if err := buffer.Clear(ctx, b, l.buf, group); err != nil {
+			return err
+		}
+		if sel > 0 {
+			d := buffer.Decoration{Line: sel, Col: 1, Length: len(lines[sel-1]), Highlight: "PmenuSel"}
+			if err := buffer.Decorate(ctx, b, l.buf, group, []buffer.Decoration{d}); err != nil {
+				return err
+			}
+		}
+		return popup.SetTitle(ctx, b, id, title)
+	})
+}
+
+// selected returns the match that <CR> on answer jumps to: the selected
+// one when the popup shows answer's matches (it does unless the last
+// change of the command line reached no filter), else answer's first.
+func (l *list) selected(answer string, lines []Line) (Match, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sel.Query != answer {
+		l.sel.Set(answer, Filter(lines, answer, 1))
 	}
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = Format(m, i == 0)
+	return l.sel.Selected()
+}
+
+// A moveKey is a command-line key that moves the selection by step.
+type moveKey struct {
+	lhs  string
+	step int
+}
+
+// moveKeys are the keys that move the selection while :Find asks for the
+// query.
+func moveKeys() []moveKey {
+	return []moveKey{
+		{"<C-N>", 1}, {"<Down>", 1}, {"<Tab>", 1},
+		{"<C-P>", -1}, {"<Up>", -1}, {"<S-Tab>", -1},
 	}
-	return out
+}
+
+// mapKeys maps the moveKeys in command-line mode to move, in two round
+// trips (one reads the user's mappings of them, one maps), and returns the
+// func that unmaps them and maps back the user's, in one round trip. A
+// key that the user has mapped in the current buffer is mapped there
+// (a buffer's mapping comes before a global one), else globally. A key
+// whose mapping runs a Lua callback on Neovim (no right-hand side to map
+// back) is left to it. On an error the keys already mapped stay until
+// the returned func runs; it is never nil.
+func mapKeys(ctx context.Context, p *vigor.Plugin, move *lambda.Lambda) (unmap func(context.Context) error, err error) {
+	keys := moveKeys()
+	saved := make([]mapping.Mapping, len(keys))
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		for i, k := range keys {
+			if _, err := mapping.Read(ctx, b.Into(&saved[i]), mapping.Cmdline, k.lhs); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return func(context.Context) error { return nil }, err
+	}
+	var mapped []int // the indexes in keys of the keys mapped to move
+	unmap = func(ctx context.Context) error {
+		return p.Batch(ctx, func(b *vigor.Batch) error {
+			for _, i := range mapped {
+				u := saved[i]
+				if err := mapping.Unmap(ctx, b, mapping.Cmdline, keys[i].lhs, mapping.Options{Buffer: u.Buffer}); err != nil {
+					return err
+				}
+				if u.Lhs == "" {
+					continue
+				}
+				opts := mapping.Options{Buffer: u.Buffer, Silent: u.Silent, Nowait: u.Nowait, Expr: u.Expr, Script: u.Script, Remap: !u.Noremap}
+				if err := mapping.Map(ctx, b, mapping.Cmdline, keys[i].lhs, u.Rhs, opts); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	err = p.Batch(ctx, func(b *vigor.Batch) error {
+		for i, k := range keys {
+			if saved[i].Lhs != "" && saved[i].Rhs == "" {
+				continue
+			}
+			rhs := "<Cmd>call " + move.Request(strconv.Itoa(k.step)) + "<CR>"
+			if err := mapping.Map(ctx, b, mapping.Cmdline, k.lhs, rhs, mapping.Options{Buffer: saved[i].Buffer}); err != nil {
+				return err
+			}
+			mapped = append(mapped, i)
+		}
+		return nil
+	})
+	return unmap, err
 }
 
 // readListed returns the lines of the listed buffers that have a name:
