@@ -25,7 +25,7 @@ func TestSelectionMove(t *testing.T) {
 		{n: 5, shown: 3, steps: []int{1, 1}, sel: 2, top: 0},
 		{n: 5, shown: 3, steps: []int{1, 1, 1}, sel: 3, top: 1},
 		{n: 5, shown: 3, steps: []int{1, 1, 1, 1, 1}, sel: 0, top: 0}, // wraps to the first
-		{n: 5, shown: 3, steps: []int{-1}, sel: 4, top: 2},           // wraps to the last
+		{n: 5, shown: 3, steps: []int{-1}, sel: 4, top: 2},            // wraps to the last
 		{n: 5, shown: 3, steps: []int{-1, -1, -1}, sel: 2, top: 2},
 		{n: 5, shown: 3, steps: []int{-1, -1, -1, -1}, sel: 1, top: 1},
 		{n: 2, shown: 10, steps: []int{1, 1, 1}, sel: 1, top: 0},
