@@ -1,16 +1,21 @@
 // Command finder is an example Vigor plugin: a finder of lines in the
 // listed buffers. :Find [query] shows the lines that hold the query in a
-// popup and filters them in Go as the user types it; <CR> jumps to the
-// first match (marked "> "), <Esc> closes the popup. lazy.json declares
-// :Find, so the plugin starts when :Find is first used.
+// popup and filters them in Go as the user types it; <C-n>, <Down> and
+// <Tab> select the next match, <C-p>, <Up> and <S-Tab> the one before
+// (wrapping around at either end), <CR> jumps to the selected match
+// (highlighted and marked "> "), <Esc> closes the popup. lazy.json
+// declares :Find, so the plugin starts when :Find is first used.
 //
 // The flow: :Find reads the listed buffers' lines in one batch, opens the
 // popup and asks for the query with input(); while the user types, a
 // CmdlineChanged autocmd sends the command line to the filter, a Go
 // closure registered with std/lambda for this :Find, which filters (see
-// Filter for the ranking) and sets the popup's lines. When input()
-// returns, the autocmd and the closure go, the cursor goes to the match
-// and the popup closes.
+// Filter for the ranking) and sets the popup's lines. The keys that move
+// the selection are command-line mappings to another closure, made for
+// this :Find over the user's own mappings of them (see mapKeys). When
+// input() returns, the autocmd, the mappings and the closures go (the
+// user's mappings come back), the cursor goes to the match and the popup
+// closes; on an error or <Esc> as well, without the jump.
 package main
 
 import (
@@ -224,7 +229,10 @@ func moveKeys() []moveKey {
 // key that the user has mapped in the current buffer is mapped there
 // (a buffer's mapping comes before a global one), else globally. A key
 // whose mapping runs a Lua callback on Neovim (no right-hand side to map
-// back) is left to it. On an error the keys already mapped stay until
+// back) is left to it. A user's mapping comes back as mapping.Read gives
+// it, its right-hand side and flags, defined by the plugin: a script's
+// own names in it (s:, <script>) would not be that script's any more,
+// which mapset() alone could keep. On an error the keys already mapped stay until
 // the returned func runs; it is never nil.
 func mapKeys(ctx context.Context, p *vigor.Plugin, move *lambda.Lambda) (unmap func(context.Context) error, err error) {
 	keys := moveKeys()

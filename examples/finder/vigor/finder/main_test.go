@@ -93,7 +93,8 @@ func TestFind(t *testing.T) {
 // twice and <CR> jump to the third match, the selection wraps around at
 // both ends and the popup scrolls to keep it shown, and after :Find the
 // user's own mappings of those keys (a global one, a buffer's) are back
-// and no other is left, after <CR> and after <Esc>.
+// and no other is left, after <CR> (also to another buffer) and after
+// <Esc>.
 func TestFindSelect(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.txt")
@@ -101,10 +102,14 @@ func TestFindSelect(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		fmt.Fprintf(&text, "item %d\n", i)
 	}
-	if err := os.WriteFile(a, []byte(text.String()), 0o644); err != nil {
-		t.Fatal(err)
+	b := filepath.Join(dir, "b.txt")
+	for name, text := range map[string]string{a: text.String(), b: "other line\nanother\n"} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	vigortest.Each(t, vigortest.Options{Screen: true}, func(t *testing.T, ed *vigortest.Editor) {
+		ed.Cmd(t, "edit "+b)
 		ed.Cmd(t, "edit "+a)
 		ed.Cmd(t, "cnoremap <C-n> user-n")
 		ed.Cmd(t, "cnoremap <buffer> <C-p> user-p")
@@ -161,6 +166,23 @@ func TestFindSelect(t *testing.T) {
 		if n := ed.Eval(t, "exists('#finder#CmdlineChanged')"); n != int64(0) {
 			t.Fatalf("%s: the filter's autocmd is still defined after <Esc>", ed.Kind)
 		}
+
+		// A jump to another buffer: a.txt's own <C-p> is back in a.txt,
+		// and b.txt has none.
+		ed.Keys(t, ":Find other<CR>")
+		ed.WaitScreen(t, "> b.txt:1: other line", wait)
+		ed.Keys(t, "<C-n>")
+		ed.WaitScreen(t, "> b.txt:2: another", wait)
+		ed.Keys(t, "<CR>")
+		waitGone(t, ed, "> b.txt:2")
+		if got, want := cursor(t, ed), []any{"b.txt", int64(2), int64(3)}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: after <C-n><CR> the cursor is at %v, want %v", ed.Kind, got, want)
+		}
+		if got := ed.Eval(t, "maparg('<C-p>', 'c')"); got != "" {
+			t.Fatalf("%s: b.txt has a command-line mapping of <C-p> after :Find: %q", ed.Kind, got)
+		}
+		ed.Cmd(t, "buffer "+a)
+		checkMaps(t, ed, "a jump to another buffer")
 	})
 }
 
