@@ -12,7 +12,7 @@
 // closure registered with std/lambda for this :Find, which filters (see
 // Filter for the ranking) and sets the popup's lines. The keys that move
 // the selection are command-line mappings to another closure, made for
-// this :Find over the user's own mappings of them (see mapKeys). When
+// this :Find over the user's own mappings of them (see keyMaps). When
 // input() returns, the autocmd, the mappings and the closures go (the
 // user's mappings come back), the cursor goes to the match and the popup
 // closes; on an error or <Esc> as well, without the jump.
@@ -86,12 +86,6 @@ func (f *finder) find(ctx context.Context, query string) (err error) {
 		return err
 	}
 	defer popup.Close(bg, p, id)
-	if lst.buf, err = popup.Buffer(ctx, p, id); err != nil {
-		return err
-	}
-	if err := lst.show(ctx, p, id); err != nil {
-		return err
-	}
 
 	// The filter: the matches of the command line in the popup, as the
 	// user types; and the keys that move the selection.
@@ -103,19 +97,9 @@ func (f *finder) find(ctx context.Context, query string) (err error) {
 		return lst.update(ctx, p, id, func(s *Selection) { s.Move(step) })
 	})
 	defer move.Unregister()
-	err = autocmd.Group(ctx, p, group, func(g *autocmd.GroupDefs) error {
-		return g.Define(autocmd.Def{
-			Events:   []string{"CmdlineChanged"},
-			Patterns: []string{"@"}, // input()'s command line
-			Cmd:      "call " + filter.Request("getcmdline()"),
-		})
-	})
-	if err != nil {
-		return err
-	}
-	unmap, err := mapKeys(ctx, p, move)
-	// unmap and the autocmd's removal run once each, before the jump
-	// (which may change the current buffer, that of a buffer-local key)
+	keys := newKeyMaps()
+	// cleanup removes the autocmd and the mappings, once: before the jump
+	// (which may change the current buffer, that of a buffer's mapping),
 	// or on the way out when something fails first.
 	cleaned := false
 	cleanup := func() error {
@@ -123,18 +107,19 @@ func (f *finder) find(ctx context.Context, query string) (err error) {
 			return nil
 		}
 		cleaned = true
-		uerr := unmap(bg)
-		if aerr := autocmd.Remove(bg, p, autocmd.Filter{Group: group}); uerr == nil {
-			uerr = aerr
-		}
-		return uerr
+		return p.Batch(bg, func(b *vigor.Batch) error {
+			if err := autocmd.Remove(bg, b, autocmd.Filter{Group: group}); err != nil {
+				return err
+			}
+			return keys.restore(bg, b)
+		})
 	}
 	defer func() {
 		if cerr := cleanup(); err == nil {
 			err = cerr
 		}
 	}()
-	if err != nil {
+	if err := lst.start(ctx, p, id, filter, move, keys); err != nil {
 		return err
 	}
 	if err := p.Redraw(ctx, false); err != nil { // the popup, before input() takes the screen
@@ -158,42 +143,75 @@ func (f *finder) find(ctx context.Context, query string) (err error) {
 // editor calls while the user types the query and by find when input()
 // returns.
 type list struct {
-	buf int // the popup's buffer, set before the closures exist
-	// mu guards sel, and is held across the change of the popup that
-	// shows it, so that the popup shows the changes in their order.
+	// mu guards buf and sel, and is held across the change of the popup
+	// that shows sel, so that the popup shows the changes in their order.
 	mu  sync.Mutex
+	buf int // the popup's buffer, set by start
 	sel Selection
 }
 
-// update changes the selection by fn and shows it in the popup id.
+// start sets up the rest of a :Find in two round trips: it reads the
+// popup's buffer, defines the autocmd that calls filter and reads the
+// user's mappings of the keys, then maps the keys to move and shows the
+// selection, highlighted.
+func (l *list) start(ctx context.Context, p *vigor.Plugin, id popup.ID, filter, move *lambda.Lambda, keys *keyMaps) error {
+	l.mu.Lock() // for l.buf, which the closures read
+	defer l.mu.Unlock()
+	err := p.Batch(ctx, func(b *vigor.Batch) error {
+		if _, err := popup.Buffer(ctx, b.Into(&l.buf), id); err != nil {
+			return err
+		}
+		err := autocmd.Group(ctx, b, group, func(g *autocmd.GroupDefs) error {
+			return g.Define(autocmd.Def{
+				Events:   []string{"CmdlineChanged"},
+				Patterns: []string{"@"}, // input()'s command line
+				Cmd:      "call " + filter.Request("getcmdline()"),
+			})
+		})
+		if err != nil {
+			return err
+		}
+		return keys.read(ctx, b)
+	})
+	if err != nil {
+		return err
+	}
+	return p.Batch(ctx, func(b *vigor.Batch) error {
+		if err := keys.mapTo(ctx, b, move); err != nil {
+			return err
+		}
+		return l.show(ctx, b, id) // the highlight, which needs the popup's buffer
+	})
+}
+
+// update changes the selection by fn and shows it in the popup id, in
+// one round trip.
 func (l *list) update(ctx context.Context, p *vigor.Plugin, id popup.ID, fn func(*Selection)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	fn(&l.sel)
-	return l.show(ctx, p, id)
+	return p.Batch(ctx, func(b *vigor.Batch) error { return l.show(ctx, b, id) })
 }
 
-// show shows the selection in the popup id, in one round trip: its lines,
-// the selected one highlighted (PmenuSel) and marked "> ", and the count
-// in the title (whose change also redraws the screen, which shows the
-// highlight). Its caller holds mu, or is alone with l.
-func (l *list) show(ctx context.Context, p *vigor.Plugin, id popup.ID) error {
+// show adds to b the calls that show the selection in the popup id: its
+// lines, the selected one highlighted (PmenuSel) and marked "> ", and the
+// count in the title (whose change also redraws the screen, which shows
+// the highlight). Its caller holds mu, or is alone with l.
+func (l *list) show(ctx context.Context, b *vigor.Batch, id popup.ID) error {
 	lines, sel, title := l.sel.View()
-	return p.Batch(ctx, func(b *vigor.Batch) error {
-		if err := popup.SetLines(ctx, b, id, lines); err != nil {
+	if err := popup.SetLines(ctx, b, id, lines); err != nil {
+		return err
+	}
+	if err := buffer.Clear(ctx, b, l.buf, group); err != nil {
+		return err
+	}
+	if sel > 0 {
+		d := buffer.Decoration{Line: sel, Col: 1, Length: len(lines[sel-1]), Highlight: "PmenuSel"}
+		if err := buffer.Decorate(ctx, b, l.buf, group, []buffer.Decoration{d}); err != nil {
 			return err
 		}
-		if err := buffer.Clear(ctx, b, l.buf, group); err != nil {
-			return err
-		}
-		if sel > 0 {
-			d := buffer.Decoration{Line: sel, Col: 1, Length: len(lines[sel-1]), Highlight: "PmenuSel"}
-			if err := buffer.Decorate(ctx, b, l.buf, group, []buffer.Decoration{d}); err != nil {
-				return err
-			}
-		}
-		return popup.SetTitle(ctx, b, id, title)
-	})
+	}
+	return popup.SetTitle(ctx, b, id, title)
 }
 
 // selected returns the match that <CR> on answer jumps to: the selected
@@ -223,64 +241,71 @@ func moveKeys() []moveKey {
 	}
 }
 
-// mapKeys maps the moveKeys in command-line mode to move, in two round
-// trips (one reads the user's mappings of them, one maps), and returns the
-// func that unmaps them and maps back the user's, in one round trip. A
-// key that the user has mapped in the current buffer is mapped there
-// (a buffer's mapping comes before a global one), else globally. A key
-// whose mapping runs a Lua callback on Neovim (no right-hand side to map
-// back) is left to it. A user's mapping comes back as mapping.Read gives
-// it, its right-hand side and flags, defined by the plugin: a script's
-// own names in it (s:, <script>) would not be that script's any more,
-// which mapset() alone could keep. On an error the keys already mapped stay until
-// the returned func runs; it is never nil.
-func mapKeys(ctx context.Context, p *vigor.Plugin, move *lambda.Lambda) (unmap func(context.Context) error, err error) {
+// keyMaps are the command-line mappings of the moveKeys for one :Find,
+// and the user's mappings of those keys that they stand in for. A key
+// that the user has mapped in the current buffer is mapped there (a
+// buffer's mapping comes before a global one), else globally. A key whose
+// mapping runs a Lua callback on Neovim (no right-hand side to map back)
+// is left to it. A user's mapping comes back as mapping.Read gives it,
+// its right-hand side and flags, defined by the plugin: a script's own
+// names in it (s:, <script>) would not be that script's any more, which
+// mapset() alone could keep.
+//
+// Each method adds calls to a batch: read, then (once read's batch has
+// run) mapTo, and restore at the end, also when a batch before failed.
+type keyMaps struct {
+	keys   []moveKey
+	saved  []mapping.Mapping // the user's mappings of keys, once read's batch has run
+	mapped []int             // the indexes in keys of the keys that mapTo maps
+}
+
+func newKeyMaps() *keyMaps {
 	keys := moveKeys()
-	saved := make([]mapping.Mapping, len(keys))
-	err = p.Batch(ctx, func(b *vigor.Batch) error {
-		for i, k := range keys {
-			if _, err := mapping.Read(ctx, b.Into(&saved[i]), mapping.Cmdline, k.lhs); err != nil {
-				return err
-			}
+	return &keyMaps{keys: keys, saved: make([]mapping.Mapping, len(keys))}
+}
+
+// read reads the user's mappings of the keys.
+func (k *keyMaps) read(ctx context.Context, b *vigor.Batch) error {
+	for i, key := range k.keys {
+		if _, err := mapping.Read(ctx, b.Into(&k.saved[i]), mapping.Cmdline, key.lhs); err != nil {
+			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return func(context.Context) error { return nil }, err
 	}
-	var mapped []int // the indexes in keys of the keys mapped to move
-	unmap = func(ctx context.Context) error {
-		return p.Batch(ctx, func(b *vigor.Batch) error {
-			for _, i := range mapped {
-				u := saved[i]
-				if err := mapping.Unmap(ctx, b, mapping.Cmdline, keys[i].lhs, mapping.Options{Buffer: u.Buffer}); err != nil {
-					return err
-				}
-				if u.Lhs == "" {
-					continue
-				}
-				opts := mapping.Options{Buffer: u.Buffer, Silent: u.Silent, Nowait: u.Nowait, Expr: u.Expr, Script: u.Script, Remap: !u.Noremap}
-				if err := mapping.Map(ctx, b, mapping.Cmdline, keys[i].lhs, u.Rhs, opts); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	err = p.Batch(ctx, func(b *vigor.Batch) error {
-		for i, k := range keys {
-			if saved[i].Lhs != "" && saved[i].Rhs == "" {
-				continue
-			}
-			rhs := "<Cmd>call " + move.Request(strconv.Itoa(k.step)) + "<CR>"
-			if err := mapping.Map(ctx, b, mapping.Cmdline, k.lhs, rhs, mapping.Options{Buffer: saved[i].Buffer}); err != nil {
-				return err
-			}
-			mapped = append(mapped, i)
+	return nil
+}
+
+// mapTo maps the keys to move, which takes the step.
+func (k *keyMaps) mapTo(ctx context.Context, b *vigor.Batch, move *lambda.Lambda) error {
+	for i, key := range k.keys {
+		u := k.saved[i]
+		if u.Lhs != "" && u.Rhs == "" {
+			continue
 		}
-		return nil
-	})
-	return unmap, err
+		k.mapped = append(k.mapped, i)
+		rhs := "<Cmd>call " + move.Request(strconv.Itoa(key.step)) + "<CR>"
+		if err := mapping.Map(ctx, b, mapping.Cmdline, key.lhs, rhs, mapping.Options{Buffer: u.Buffer}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore unmaps the keys that mapTo maps and maps back the user's.
+func (k *keyMaps) restore(ctx context.Context, b *vigor.Batch) error {
+	for _, i := range k.mapped {
+		u, lhs := k.saved[i], k.keys[i].lhs
+		if err := mapping.Unmap(ctx, b, mapping.Cmdline, lhs, mapping.Options{Buffer: u.Buffer}); err != nil {
+			return err
+		}
+		if u.Lhs == "" {
+			continue
+		}
+		opts := mapping.Options{Buffer: u.Buffer, Silent: u.Silent, Nowait: u.Nowait, Expr: u.Expr, Script: u.Script, Remap: !u.Noremap}
+		if err := mapping.Map(ctx, b, mapping.Cmdline, lhs, u.Rhs, opts); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readListed returns the lines of the listed buffers that have a name:

@@ -116,12 +116,13 @@ func TestFindSelect(t *testing.T) {
 
 		ed.Keys(t, ":Find<CR>")
 		ed.WaitLoaded(t, "finder")
-		ed.WaitScreen(t, "Find:", wait)
+		waitInput(t, ed)
 		ed.Keys(t, "item")
 		ed.WaitScreen(t, "Find 1/12", wait)
 		ed.Keys(t, "<C-n><C-n>")
+		ed.WaitScreen(t, "Find 3/12", wait) // the title changes after the lines
 		s := ed.WaitScreen(t, "> a.txt:3: item 3", wait)
-		for _, want := range []string{"  a.txt:1: item 1", "  a.txt:2: item 2", "Find 3/12", "Find: item"} {
+		for _, want := range []string{"  a.txt:1: item 1", "  a.txt:2: item 2", "Find: item"} {
 			if !strings.Contains(s, want) {
 				t.Fatalf("%s: after <C-n><C-n> the screen does not show %q:\n%s", ed.Kind, want, s)
 			}
@@ -136,6 +137,7 @@ func TestFindSelect(t *testing.T) {
 		// Up from the first wraps to the last, which the popup scrolls
 		// to; down from the last wraps to the first.
 		ed.Keys(t, ":Find item<CR>")
+		waitInput(t, ed)
 		ed.WaitScreen(t, "> a.txt:1: item 1", wait)
 		ed.Keys(t, "<C-p>")
 		s = ed.WaitScreen(t, "> a.txt:12: item 12", wait)
@@ -170,6 +172,7 @@ func TestFindSelect(t *testing.T) {
 		// A jump to another buffer: a.txt's own <C-p> is back in a.txt,
 		// and b.txt has none.
 		ed.Keys(t, ":Find other<CR>")
+		waitInput(t, ed)
 		ed.WaitScreen(t, "> b.txt:1: other line", wait)
 		ed.Keys(t, "<C-n>")
 		ed.WaitScreen(t, "> b.txt:2: another", wait)
@@ -196,6 +199,13 @@ func checkMaps(t *testing.T, ed *vigortest.Editor, key string) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: after :Find and %s the command-line mappings of <C-n>, <C-p>, <Down>, <Up>, <Tab>, <S-Tab> are %q, want %q", ed.Kind, key, got, want)
 	}
+}
+
+// waitInput waits until :Find's input() has the keys: the keys typed
+// before wait until it returns (it saves them with inputsave()).
+func waitInput(t *testing.T, ed *vigortest.Editor) {
+	t.Helper()
+	ed.WaitFor(t, "getcmdtype() ==# '@'", wait)
 }
 
 // cursor returns the current buffer's file name, line and column.
