@@ -40,7 +40,8 @@ import (
 // shown is how many matches the popup shows.
 const shown = 10
 
-// group is the autocmd group of the filter while a :Find runs.
+// group is the autocmd group of the filter while a :Find runs, and the
+// namespace of the selection's highlight in the popup's buffer.
 const group = "finder"
 
 func main() {
