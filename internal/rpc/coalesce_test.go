@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/wire"
 )
@@ -132,3 +133,56 @@ func TestCoalescedWriteFails(t *testing.T) {
 		t.Errorf("%d writes, want 2", n)
 	}
 }
+
+// A call made while another is pending turns direct reads off for the
+// next sharedRun calls: among concurrent callers, the one alone for a
+// moment must not stop Run's reading for the others.
+func TestOverlapTurnsDirectReadsOff(t *testing.T) {
+	aR, aW, bR, bW := Pipes(t)
+	s := New(msgpackrpc.New(aR), bW, Options{Handler: nopHandler{}, Input: aR})
+	runDone := make(chan error, 1)
+	go func() { runDone <- s.Run(context.Background()) }()
+	peerDone := make(chan struct{})
+	go func() {
+		// Answers the two calls only once both have come.
+		defer close(peerDone)
+		c := msgpackrpc.New(bR)
+		var ids []int64
+		for len(ids) < 2 {
+			var m wire.Message
+			if err := c.ReadMessage(&m); err != nil {
+				return
+			}
+			ids = append(ids, m.ID)
+		}
+		for _, id := range ids {
+			b, _ := c.AppendResponse(nil, id, "ok")
+			if _, err := aW.Write(b); err != nil {
+				return
+			}
+		}
+	}()
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() { _, err := s.Call(context.Background(), "m", nil); errs <- err }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-peerDone
+	s.mu.Lock()
+	got := s.st.sharedUntil
+	s.mu.Unlock()
+	if got != 2+sharedRun {
+		t.Errorf("sharedUntil %d, want %d: the overlapping call did not turn direct reads off", got, 2+sharedRun)
+	}
+	aW.Close()
+	<-runDone
+}
+
+type nopHandler struct{}
+
+func (nopHandler) Request(context.Context, *wire.Message) any  { return nil }
+func (nopHandler) Notification(context.Context, *wire.Message) {}

@@ -180,13 +180,17 @@ type Session struct {
 //   - Answering: an id goes in on the reading goroutine before the next
 //     message is read, and out only after its response has been written.
 type state struct {
-	nextID    int64
-	pending   map[int64]chan response // our calls waiting for their reply
-	answering map[int64]struct{}      // the peer's requests read and not yet answered
-	queue     []job                   // notifications, and requests behind them, not yet taken
-	queueBusy bool                    // the queue goroutine handles what it took
-	idle      []chan job              // workers waiting for a request
-	err       error                   // why the session ended; nil while it runs
+	nextID int64
+	// sharedUntil: calls numbered up to it wait on their channels (no
+	// direct read); a call made while another is pending raises it to
+	// its own id + sharedRun. It only grows.
+	sharedUntil int64
+	pending     map[int64]chan response // our calls waiting for their reply
+	answering   map[int64]struct{}      // the peer's requests read and not yet answered
+	queue       []job                   // notifications, and requests behind them, not yet taken
+	queueBusy   bool                    // the queue goroutine handles what it took
+	idle        []chan job              // workers waiting for a request
+	err         error                   // why the session ended; nil while it runs
 }
 
 // update is the one place that changes the session's state: f changes it
@@ -219,6 +223,12 @@ func (st *state) check(deep bool) error {
 	}
 	return nil
 }
+
+// sharedRun is how many calls after one that overlapped another wait for
+// their replies on their channels even when alone (Call): with 8 callers,
+// calls overlap every few calls, so direct reads stay off while they run,
+// and come back after sharedRun calls made one at a time.
+const sharedRun = 64
 
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
@@ -630,9 +640,12 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		if err = st.err; err != nil {
 			return
 		}
-		alone = len(st.pending) == 0
 		st.nextID++
 		id = st.nextID
+		if len(st.pending) > 0 {
+			st.sharedUntil = id + sharedRun
+		}
+		alone = len(st.pending) == 0 && id > st.sharedUntil
 		st.pending[id] = ch
 	})
 	if err != nil {
@@ -652,11 +665,13 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		return nil, err
 	}
 	var res wire.Raw
-	// A call reads its own reply only when it is the only call: a thread
-	// blocked in read() keeps its processor until the runtime takes it
-	// back, so with other callers about, they could not write their
-	// requests meanwhile; their replies come through Run, which reads for
-	// them all on the runtime poller.
+	// A call reads its own reply only when it is the only call, and no
+	// call of the last sharedRun overlapped another: a thread blocked in
+	// read() keeps its processor until the runtime takes it back, so with
+	// other callers about, they could not write their requests meanwhile;
+	// their replies come through Run, which reads for them all on the
+	// runtime poller. Among concurrent callers one is often alone for a
+	// moment; its direct read would stop Run for the others (pause).
 	if alone && s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
 		res, err = s.rd.readOwn(ctx, id, ch)
 	} else {
