@@ -42,7 +42,8 @@ import (
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
 //   - Alone: a call reads its own reply only if no other call was pending
-//     when it was made (Session.Call). With several calls under way, Run
+//     when it was made, nor when any of the sharedRun calls before it was
+//     made (Session.Call). With several calls under way, Run
 //     reads for them all on the runtime poller: a thread blocked in
 //     read() or poll() keeps its processor until the runtime takes it
 //     back, and the other callers could not write their requests

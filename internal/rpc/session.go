@@ -137,9 +137,8 @@ type response struct {
 type Session struct {
 	codec wire.Codec
 	opts  Options
-	// out is the writer, handed around through this channel of capacity
-	// 1: whoever has taken it is the only one writing (write).
-	out chan *writer
+	// wr is the one writer; its invariants are next to its type.
+	wr *writer
 
 	mu sync.Mutex
 	st state // under mu, changed only in update
@@ -181,13 +180,17 @@ type Session struct {
 //   - Answering: an id goes in on the reading goroutine before the next
 //     message is read, and out only after its response has been written.
 type state struct {
-	nextID    int64
-	pending   map[int64]chan response // our calls waiting for their reply
-	answering map[int64]struct{}      // the peer's requests read and not yet answered
-	queue     []job                   // notifications, and requests behind them, not yet taken
-	queueBusy bool                    // the queue goroutine handles what it took
-	idle      []chan job              // workers waiting for a request
-	err       error                   // why the session ended; nil while it runs
+	nextID int64
+	// sharedUntil: calls numbered up to it wait on their channels (no
+	// direct read); a call made while another is pending raises it to
+	// its own id + sharedRun. It only grows.
+	sharedUntil int64
+	pending     map[int64]chan response // our calls waiting for their reply
+	answering   map[int64]struct{}      // the peer's requests read and not yet answered
+	queue       []job                   // notifications, and requests behind them, not yet taken
+	queueBusy   bool                    // the queue goroutine handles what it took
+	idle        []chan job              // workers waiting for a request
+	err         error                   // why the session ended; nil while it runs
 }
 
 // update is the one place that changes the session's state: f changes it
@@ -221,13 +224,19 @@ func (st *state) check(deep bool) error {
 	return nil
 }
 
+// sharedRun is how many calls after one that overlapped another wait for
+// their replies on their channels even when alone (Call): with 8 callers,
+// calls overlap every few calls, so direct reads stay off while they run,
+// and come back after sharedRun calls made one at a time.
+const sharedRun = 64
+
 // New returns a session that reads with codec and writes to w. Call Run to
 // start it.
 func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 	s := &Session{
 		codec: codec,
 		opts:  opts,
-		out:   make(chan *writer, 1),
+		wr:    newWriter(w),
 		st: state{
 			pending:   make(map[int64]chan response),
 			answering: make(map[int64]struct{}),
@@ -235,7 +244,6 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 		done:  make(chan struct{}),
 		qwake: make(chan struct{}, 1),
 	}
-	s.out <- &writer{w: w}
 	// Set here, not in Run: a caller that reads its own reply may start a
 	// handler before Run has begun.
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -632,9 +640,12 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		if err = st.err; err != nil {
 			return
 		}
-		alone = len(st.pending) == 0
 		st.nextID++
 		id = st.nextID
+		if len(st.pending) > 0 {
+			st.sharedUntil = id + sharedRun
+		}
+		alone = len(st.pending) == 0 && id > st.sharedUntil
 		st.pending[id] = ch
 	})
 	if err != nil {
@@ -654,11 +665,13 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		return nil, err
 	}
 	var res wire.Raw
-	// A call reads its own reply only when it is the only call: a thread
-	// blocked in read() keeps its processor until the runtime takes it
-	// back, so with other callers about, they could not write their
-	// requests meanwhile; their replies come through Run, which reads for
-	// them all on the runtime poller.
+	// A call reads its own reply only when it is the only call, and no
+	// call of the last sharedRun overlapped another: a thread blocked in
+	// read() keeps its processor until the runtime takes it back, so with
+	// other callers about, they could not write their requests meanwhile;
+	// their replies come through Run, which reads for them all on the
+	// runtime poller. Among concurrent callers one is often alone for a
+	// moment; its direct read would stop Run for the others (pause).
 	if alone && s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
 		res, err = s.rd.readOwn(ctx, id, ch)
 	} else {
@@ -726,40 +739,123 @@ const rawWrite wire.Kind = 255
 // one (after a big payload) is dropped so that an idle plugin stays small.
 const maxKeptBuffer = 1 << 20
 
-// writer is the one door to the wire, with its buffer. Only the goroutine
-// that took it from Session.out uses it (write).
+// writer is the one door to the wire. Writes coalesce: the goroutine that
+// finds no write under way becomes the flusher and writes; a goroutine
+// that comes while a write is under way appends its frame to next and
+// waits, and the flusher writes all of next in one write once its write
+// ends. So concurrent callers cost one write(2) and one wake-up of the
+// peer for all of their messages instead of one each.
+//
+// Its invariants, under mu:
+//   - Flusher: at most one goroutine writes to w, the one that set
+//     flushing; it tells Options.Wrote and Options.Large about its batch
+//     before it marks it flushed, so Wrote sees the writes in their order.
+//   - Order: frames reach w in the order their writers appended them to
+//     next; kinds holds their kinds in that order.
+//   - Batches: next is batch number batch; every batch numbered at most
+//     flushed has been written (or failed); flushed < batch. A writer
+//     whose frame went into batch n returns once flushed >= n, with err.
+//   - Failure: err, once set, stays; failedAt is the number of the batch
+//     whose write failed. A later batch is not written, and its writers
+//     and every later writer fail with err (the stream is out of step);
+//     the writers of earlier batches do not.
 type writer struct {
-	w   io.Writer
-	buf []byte
+	mu       sync.Mutex
+	done     sync.Cond // on mu: flushed has grown
+	w        io.Writer
+	next     []byte      // frames queued for the next write
+	kinds    []wire.Kind // their kinds, for Options.Wrote
+	spare    []byte      // the buffer of the last write, for reuse
+	spareK   []wire.Kind
+	flushing bool
+	batch    uint64 // the number of next
+	flushed  uint64
+	failedAt uint64
+	err      error
 }
 
-// write takes the writer, writes what appendFn appends, tells
-// Options.Wrote of a message of kind, and hands the writer back.
+func newWriter(w io.Writer) *writer {
+	wr := &writer{w: w, batch: 1}
+	wr.done.L = &wr.mu
+	return wr
+}
+
+// write appends what appendFn appends to the next write, and returns once
+// it has been written: by this goroutine, if no write is under way, along
+// with whatever other goroutines queued meanwhile (flush).
 func (s *Session) write(kind wire.Kind, appendFn func([]byte) ([]byte, error)) error {
-	wr := <-s.out
-	defer func() { s.out <- wr }()
-	b, err := appendFn(wr.buf[:0])
-	if err != nil {
-		wr.keep(b)
-		return err
-	}
-	_, err = wr.w.Write(b)
-	if len(b) >= LargeMessage && s.opts.Large != nil {
-		s.opts.Large()
-	}
-	wr.keep(b)
-	if err != nil {
+	wr := s.wr
+	wr.mu.Lock()
+	if wr.err != nil {
+		err := wr.err
+		wr.mu.Unlock()
 		return fmt.Errorf("%w: write: %w", ErrClosed, err)
 	}
-	if s.opts.Wrote != nil && kind != rawWrite {
-		s.opts.Wrote(kind)
+	n := len(wr.next)
+	b, err := appendFn(wr.next)
+	if err != nil {
+		if cap(b) >= n {
+			wr.next = b[:n] // the frames queued before stay
+		}
+		wr.mu.Unlock()
+		return err
+	}
+	wr.next = b
+	wr.kinds = append(wr.kinds, kind)
+	my := wr.batch
+	if wr.flushing {
+		for wr.flushed < my {
+			wr.done.Wait()
+		}
+	} else {
+		s.flush(wr)
+	}
+	err = nil
+	if wr.err != nil && my >= wr.failedAt {
+		err = wr.err
+	}
+	wr.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("%w: write: %w", ErrClosed, err)
 	}
 	return nil
 }
 
-func (wr *writer) keep(b []byte) {
-	if cap(b) > maxKeptBuffer {
-		b = nil
+// flush writes the queued batches until none is left. It is called and
+// returns with wr.mu held, and lets it go while it writes.
+func (s *Session) flush(wr *writer) {
+	wr.flushing = true
+	for len(wr.kinds) > 0 {
+		b, kinds, n := wr.next, wr.kinds, wr.batch
+		wr.next, wr.kinds = wr.spare[:0], wr.spareK[:0]
+		wr.spare, wr.spareK = nil, nil
+		wr.batch++
+		failed := wr.err != nil
+		wr.mu.Unlock()
+		var err error
+		if !failed {
+			_, err = wr.w.Write(b)
+			if len(b) >= LargeMessage && s.opts.Large != nil {
+				s.opts.Large()
+			}
+			if err == nil && s.opts.Wrote != nil {
+				for _, k := range kinds {
+					if k != rawWrite {
+						s.opts.Wrote(k)
+					}
+				}
+			}
+		}
+		wr.mu.Lock()
+		if err != nil && wr.err == nil {
+			wr.err, wr.failedAt = err, n
+		}
+		if cap(b) > maxKeptBuffer {
+			b = nil
+		}
+		wr.spare, wr.spareK = b[:0], kinds[:0]
+		wr.flushed = n
+		wr.done.Broadcast()
 	}
-	wr.buf = b
+	wr.flushing = false
 }
