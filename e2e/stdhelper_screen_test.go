@@ -10,7 +10,7 @@ import (
 
 // On a real screen, in both editors: helper.Echo from a goroutine (no
 // call waits for it) shows its text on the last line and EchoErr puts
-// its text on the screen; Input completes with Go (type, Tab, Enter),
+// its text on the screen, all of a text of several lines; Input completes with Go (type, Tab, Enter),
 // starts from its default, and tells <Esc> from an empty answer; Keys
 // types Normal mode keys and waits for them, directly and in a batch.
 func TestStdHelperScreen(t *testing.T) {
@@ -27,6 +27,24 @@ func TestStdHelperScreen(t *testing.T) {
 			}
 			tm.keys(":call vigor#request('helpertest', 'echoerr', ['an error line'])", "Enter")
 			tm.waitScreen("an error line", 10*time.Second)
+
+			// Several lines: all are shown, with the editor's hit-enter
+			// prompt, as by an :echo of several lines; EchoErr's are in
+			// :messages a line each, Echo's are not.
+			tm.keys(`:call vigor#request('helpertest', 'echoerr', ["ml one\nml two"])`, "Enter")
+			s = tm.waitScreen("Press ENTER", 10*time.Second)
+			if !strings.Contains(s, "ml one\nml two\nPress ENTER") {
+				t.Fatalf("%s: EchoErr of two lines does not show both:\n%s", kind, s)
+			}
+			tm.keys("Enter")
+			tm.keys(`:call vigor#notify('helpertest', 'later', ["gl one\ngl two", 0])`, "Enter")
+			s = tm.waitScreen("gl two", 10*time.Second)
+			if !strings.Contains(s, "gl one\ngl two\nPress ENTER") {
+				t.Fatalf("%s: Echo of two lines does not show both:\n%s", kind, s)
+			}
+			tm.keys("Enter")
+			tm.keys(`:ec 'ml: '.count(execute('mes'),"\nml one\nml two").count(execute('mes'),'gl one')`, "Enter")
+			tm.waitScreen("ml: 10", 10*time.Second)
 
 			// Go completion: "al", Tab gives alpha.
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Pick: ', '', '', 'expr'])", "Enter")

@@ -27,12 +27,14 @@
 // too. It is not an exception: nothing stops. The function returns once
 // the timer is set, not once the text is shown.
 //
-// What they do not do: from a timer the editors give no hit-enter
-// prompt, so of a text of several lines the screen keeps the last line
-// (all are in :messages for EchoErr); and in insert mode with 'showmode'
-// set, both editors put "-- INSERT --" over the text once the timer has
-// run. A message that must be read in full belongs in a buffer or a
-// popup.
+// A text of several lines ("\n" between them) is shown whole, as an
+// :echo of several lines: when it is taller than the command line
+// ('cmdheight') the editor asks with its hit-enter prompt ("Press ENTER
+// or type command to continue"), on both editors, and nothing else does.
+// EchoErr puts it in :messages a line each. In insert mode with
+// 'showmode' set, both editors put "-- INSERT --" over a text of one
+// line once the timer has run. A long message that must be read belongs
+// in a buffer or a popup.
 //
 // # Input
 //
@@ -90,7 +92,9 @@ import (
 
 // Echo shows msg in the message area as :echo does, from a timer after
 // the call, so that it stays on the screen (see the package doc). It
-// does not put msg in :messages.
+// does not put msg in :messages. A msg of several lines is shown whole,
+// with the editor's hit-enter prompt when it is taller than the command
+// line.
 func Echo(ctx context.Context, c vigor.Caller, msg string) error {
 	if err := c.CallInto(ctx, nil, "vigor#_internal#helper#echo", msg, "None", false); err != nil {
 		return fmt.Errorf("helper.Echo: %w", err)
@@ -99,8 +103,8 @@ func Echo(ctx context.Context, c vigor.Caller, msg string) error {
 }
 
 // EchoErr shows msg in the message area in the ErrorMsg highlight and
-// puts it in :messages, from a timer after the call, as Echo does. It
-// raises no error in the editor.
+// puts it in :messages (a line each, for a msg of several lines), from a
+// timer after the call, as Echo does. It raises no error in the editor.
 func EchoErr(ctx context.Context, c vigor.Caller, msg string) error {
 	if err := c.CallInto(ctx, nil, "vigor#_internal#helper#echo", msg, "ErrorMsg", true); err != nil {
 		return fmt.Errorf("helper.EchoErr: %w", err)

@@ -5,7 +5,10 @@
 " Echo shows a:msg from a timer, after a redraw: from a channel request
 " or notification the editors redraw after the call, wiping what it
 " echoed. a:hl is 'None' or 'ErrorMsg'; a:keep echoes with :echomsg, so
-" that the message is in :messages too.
+" that the message is in :messages too, a line each. A message of several
+" lines is shown whole by one :echo, with the editor's hit-enter prompt
+" when it is taller than the command line, as any :echo of several lines:
+" from a timer each :echomsg overwrites the one before it on the screen.
 function! vigor#_internal#helper#echo(msg, hl, keep) abort
   call timer_start(0, function('s:echo', [a:msg, a:hl, a:keep]))
 endfunction
@@ -14,13 +17,18 @@ function! s:echo(msg, hl, keep, timer) abort
   redraw
   execute 'echohl' a:hl
   try
-    for l:line in split(a:msg, "\n", 1)
-      if a:keep
-        echomsg l:line
-      else
-        echo l:line
-      endif
+    if !a:keep
+      echo a:msg
+      return
+    endif
+    let l:lines = split(a:msg, "\n", 1)
+    for l:line in l:lines
+      echomsg l:line
     endfor
+    if len(l:lines) > 1
+      redraw
+      echo a:msg
+    endif
   finally
     echohl None
   endtry
