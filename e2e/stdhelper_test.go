@@ -17,7 +17,7 @@ func hreq(method, args string) string {
 }
 
 // std/helper's Echo and EchoErr show their text after the call (EchoErr
-// in :messages), Load sources a file of the plugin once and refuses a
+// in :messages, a line each of a text of several lines), Load sources a file of the plugin once and refuses a
 // missing one, and all of them work in a batch, where Input is an error;
 // on both editors. What the screen shows is TestStdHelperScreen's.
 func TestStdHelper(t *testing.T) {
@@ -26,6 +26,10 @@ func TestStdHelper(t *testing.T) {
 		ed.MustEval(t, hreq("echoerr", "'helper err one'"))
 		ed.WaitFor(t, "execute('messages') =~# 'helper err one'", 5*time.Second)
 		ed.MustEval(t, hreq("echo", "'helper echo one'"))
+		// Several lines: EchoErr's are in :messages a line each.
+		ed.MustEval(t, hreq("echoerr", `"ml err one\nml err two"`))
+		ed.WaitFor(t, `execute('messages') =~# "\nml err one\nml err two"`, 5*time.Second)
+		ed.MustEval(t, hreq("echo", `"ml echo one\nml echo two"`))
 
 		ed.MustEval(t, hreq("load", "'load.vim'"))
 		ed.MustEval(t, hreq("load", "'load.vim'"))
@@ -49,7 +53,7 @@ func TestStdHelper(t *testing.T) {
 		waitLoaded(t, ed, "helpertest")
 		ed.MustEval(t, hreq("load", "'load.vim'"))
 		mustEqual(t, ed, "g:helpertest_loads after a reload", ed.MustEval(t, "g:helpertest_loads"), int64(1))
-		if m := ed.Messages(t); strings.Contains(m, "helper echo one") {
+		if m := ed.Messages(t); strings.Contains(m, "helper echo one") || strings.Contains(m, "ml echo") {
 			t.Errorf("%s: Echo's text is in :messages:\n%s", ed.Kind, m)
 		}
 	})

@@ -28,7 +28,8 @@
 //
 // The editors are found in $VIGOR_TEST_VIM and $VIGOR_TEST_NVIM, else as
 // vim and nvim on $PATH. An editor that is missing fails the test, saying
-// how to install it, or skips it with Options.Missing = Skip. Plugins are built once into a
+// how to install it, or skips it with Options.Missing = Skip; so does
+// tmux for Options.Screen. Plugins are built once into a
 // private cache shared by the test binary ($VIGOR_TEST_CACHE, else the
 // user's cache directory), so only the first run pays for the build.
 //
@@ -48,6 +49,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,13 +62,14 @@ import (
 // Kinds are the editors that Each runs: "vim" and "nvim".
 var Kinds = []string{"vim", "nvim"}
 
-// Missing says what Each does when an editor is not installed.
+// Missing says what Each does when an editor, or tmux for
+// Options.Screen, is not installed.
 type Missing int
 
 const (
-	// Fail fails the test, saying how to install the editor.
+	// Fail fails the test, saying how to install what is missing.
 	Fail Missing = iota
-	// Skip skips the editor's subtest.
+	// Skip skips the editor's subtest, saying what is missing.
 	Skip
 )
 
@@ -87,7 +90,8 @@ type Options struct {
 	Cmds []string
 	// Env adds environment variables for the editors and so the plugins.
 	Env []string
-	// Missing is what to do when an editor is not installed.
+	// Missing is what to do when an editor, or tmux for Screen, is not
+	// installed.
 	Missing Missing
 	// Timeout bounds each wait for a plugin, its first build included.
 	// Zero means 2 minutes.
@@ -100,7 +104,7 @@ type Options struct {
 	// types keys and Editor.Screen reads what the screen shows, and Eval,
 	// Cmd and Request still work (over a channel of the test's own). It
 	// needs tmux (apt-get install tmux, or brew install tmux): without it
-	// the test fails, saying so. Vigor shows its builds in the message
+	// the test fails, saying so, or skips with Missing = Skip. Vigor shows its builds in the message
 	// line ("[vigor] built NAME in 0.9s"): WaitLoaded the plugins before
 	// reading what a command echoed there.
 	Screen                    bool
@@ -119,6 +123,12 @@ type Editor struct {
 // the kind. Each editor is stopped when its subtest ends.
 func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
 	t.Helper()
+	each(t, opts, exec.LookPath, body)
+}
+
+// each is Each, with lookPath to find tmux for a screen.
+func each(t *testing.T, opts Options, lookPath func(file string) (string, error), body func(t *testing.T, ed *Editor)) {
+	t.Helper()
 	repos, err := repos(opts.Repos)
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +141,7 @@ func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
 	for _, kind := range Kinds {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			if _, err := editortest.Binary(kind); err != nil {
-				err = fmt.Errorf("vigortest: %w", err)
+			if err := missing(kind, opts.Screen, lookPath); err != nil {
 				if opts.Missing == Skip {
 					t.Skip(err)
 				}
@@ -143,6 +152,21 @@ func Each(t *testing.T, opts Options, body func(t *testing.T, ed *Editor)) {
 			body(t, &Editor{Kind: kind, ed: ed, timeout: timeout})
 		})
 	}
+}
+
+// missing returns an error that says what to install when the editor
+// kind, or tmux for a screen (lookPath finds it), is not installed.
+func missing(kind string, screen bool, lookPath func(file string) (string, error)) error {
+	if _, err := editortest.Binary(kind); err != nil {
+		return fmt.Errorf("vigortest: %w", err)
+	}
+	if !screen {
+		return nil
+	}
+	if _, err := lookPath("tmux"); err != nil {
+		return fmt.Errorf("vigortest: Options.Screen needs tmux, and it is not installed: apt-get install tmux, or brew install tmux, then put tmux on $PATH (%w)", err)
+	}
+	return nil
 }
 
 // repos returns the repositories as absolute paths, or the one that holds

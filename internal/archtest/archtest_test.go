@@ -89,7 +89,7 @@ var rules = []rule{
 	{pkg: "std/lambda", allow: []string{""}},
 	{pkg: "std/popup", allow: []string{"", "std/lambda"}},
 	{pkg: "std/autocmd", allow: []string{""}},
-	{pkg: "std/helper", allow: []string{""}},
+	{pkg: "std/helper", allow: []string{"", "std/lambda"}},
 	{pkg: "std/buffer", allow: []string{""}},
 	{pkg: "std/mapping", allow: []string{""}},
 	{pkg: "std/command", allow: []string{"", "std/lambda", "std/argument"}},

@@ -28,12 +28,14 @@
 // too. It is not an exception: nothing stops. The function returns once
 // the timer is set, not once the text is shown.
 //
-// What they do not do: from a timer the editors give no hit-enter
-// prompt, so of a text of several lines the screen keeps the last line
-// (all are in :messages for EchoErr); and in insert mode with 'showmode'
-// set, both editors put "-- INSERT --" over the text once the timer has
-// run. A message that must be read in full belongs in a buffer or a
-// popup.
+// A text of several lines ("\n" between them) is shown whole, as an
+// :echo of several lines: when it is taller than the command line
+// ('cmdheight') the editor asks with its hit-enter prompt ("Press ENTER
+// or type command to continue"), on both editors, and nothing else does.
+// EchoErr puts it in :messages a line each. In insert mode with
+// 'showmode' set, both editors put "-- INSERT --" over a text of one
+// line once the timer has run. A long message that must be read belongs
+// in a buffer or a popup.
 //
 // # Input
 //
@@ -41,11 +43,25 @@
 // false when the user cancelled with <Esc> or CTRL-C, which input()
 // alone returns as an empty answer; an empty answer with <CR> is "" and
 // true. Completion is one of the editor's completions by name ("file",
-// "buffer", "customlist,MyFunc": see :help :command-completion), and
-// Complete an expression that calls Go: the Request form of a std/lambda
-// Lambda of func(lead, line string, pos int) []string, or a
-// vigor#request() of the plugin's own handler, with a:lead, a:line and
-// a:pos as its arguments.
+// "buffer", "customlist,MyFunc": see :help :command-completion);
+// CompleteFunc completes with a Go func, which Input registers as a
+// std/lambda Lambda while input() waits and unregisters when it returns;
+// Complete is a Vim expression of the plugin's own that returns the
+// completions, such as a vigor#request() of a handler with a:lead, a:line
+// and a:pos as its arguments:
+//
+//	name, ok, err := helper.Input(ctx, p, helper.InputOptions{
+//		Prompt: "Branch: ",
+//		CompleteFunc: func(ctx context.Context, lead, line string, pos int) ([]string, error) {
+//			return branches(ctx, lead)
+//		},
+//	})
+//
+// An error of the completion (a CompleteFunc's, or one thrown by the
+// Complete expression) offers nothing, and is shown as one line, the
+// error's own, once input() has ended (and put in :messages): a message
+// shown while input() waits is covered by the command line at once, on
+// both editors. input() goes on, and Input returns the answer.
 //
 // # Scripts and keys
 //
@@ -59,7 +75,8 @@
 //
 // Echo, EchoErr, Execute, Keys and Load are one call each, and work in a batch
 // (pass the *vigor.Batch as c). Input waits for the user, so it is an
-// error in a batch, made without a call.
+// error in a batch, made without a call; it is one call, and each
+// completion of a CompleteFunc one request of the editor's to the plugin.
 package helper
 
 import (
@@ -71,11 +88,14 @@ import (
 	"strconv"
 
 	"github.com/vigorvim/vigor"
+	"github.com/vigorvim/vigor/std/lambda"
 )
 
 // Echo shows msg in the message area as :echo does, from a timer after
 // the call, so that it stays on the screen (see the package doc). It
-// does not put msg in :messages.
+// does not put msg in :messages. A msg of several lines is shown whole,
+// with the editor's hit-enter prompt when it is taller than the command
+// line.
 func Echo(ctx context.Context, c vigor.Caller, msg string) error {
 	if err := c.CallInto(ctx, nil, "vigor#_internal#helper#echo", msg, "None", false); err != nil {
 		return fmt.Errorf("helper.Echo: %w", err)
@@ -84,8 +104,8 @@ func Echo(ctx context.Context, c vigor.Caller, msg string) error {
 }
 
 // EchoErr shows msg in the message area in the ErrorMsg highlight and
-// puts it in :messages, from a timer after the call, as Echo does. It
-// raises no error in the editor.
+// puts it in :messages (a line each, for a msg of several lines), from a
+// timer after the call, as Echo does. It raises no error in the editor.
 func EchoErr(ctx context.Context, c vigor.Caller, msg string) error {
 	if err := c.CallInto(ctx, nil, "vigor#_internal#helper#echo", msg, "ErrorMsg", true); err != nil {
 		return fmt.Errorf("helper.EchoErr: %w", err)
@@ -105,28 +125,65 @@ type InputOptions struct {
 	Completion string
 	// Complete, if set, is a Vim expression that returns the completions
 	// (a List of Strings) of the argument lead a:lead in the command line
-	// a:line at the cursor position a:pos, such as the Request form of a
-	// std/lambda Lambda, l.Request("a:lead", "a:line", "a:pos"). It is
-	// the plugin's own code, not the user's input. Give Completion or
-	// Complete, not both.
+	// a:line at the cursor position a:pos, such as a vigor#request() of
+	// the plugin's own handler. It is the plugin's own code, not the
+	// user's input.
 	Complete string
+	// CompleteFunc, if set, completes in Go: it returns the completions
+	// of the argument lead in the command line line at the byte position
+	// pos. Input registers it as a std/lambda Lambda while input() waits
+	// and unregisters it when Input returns, whatever ends it; a nil
+	// result offers nothing. An error it returns is shown as one line in
+	// the message area, the completion offers nothing, and input() goes
+	// on. It needs a Caller with a plugin. Give at most one of
+	// Completion, Complete and CompleteFunc.
+	CompleteFunc func(ctx context.Context, lead, line string, pos int) ([]string, error)
 }
 
 // Input asks the user for a line with input() and returns the answer,
 // and false if the user cancelled it with <Esc> or CTRL-C. It waits for
 // the user, so it is an error in a batch.
 func Input(ctx context.Context, c vigor.Caller, opts InputOptions) (string, bool, error) {
-	if _, b := c.Batching(); b != nil {
+	p, b := c.Batching()
+	if b != nil {
 		return "", false, errors.New("helper.Input: it waits for the user, so it cannot be in a batch")
 	}
-	if opts.Completion != "" && opts.Complete != "" {
-		return "", false, errors.New("helper.Input: give Completion or Complete, not both")
+	n := 0
+	for _, set := range []bool{opts.Completion != "", opts.Complete != "", opts.CompleteFunc != nil} {
+		if set {
+			n++
+		}
+	}
+	if n > 1 {
+		return "", false, errors.New("helper.Input: give one of Completion, Complete and CompleteFunc, not more")
+	}
+	complete := opts.Complete
+	if opts.CompleteFunc != nil {
+		if p == nil {
+			return "", false, errors.New("helper.Input: CompleteFunc needs a plugin to call, and this Caller has none")
+		}
+		fn := opts.CompleteFunc
+		l, err := lambda.New(p, func(ctx context.Context, lead, line string, pos int) ([]string, error) {
+			got, err := fn(ctx, lead, line, pos)
+			if err != nil {
+				return nil, fmt.Errorf("helper.Input: CompleteFunc: %w", err)
+			}
+			if got == nil {
+				got = []string{}
+			}
+			return got, nil
+		})
+		if err != nil {
+			return "", false, fmt.Errorf("helper.Input: %w", err)
+		}
+		defer l.Unregister()
+		complete = l.Request("a:lead", "a:line", "a:pos")
 	}
 	o := map[string]any{"prompt": opts.Prompt, "default": opts.Default, "completion": opts.Completion}
 	var got []any
 	var err error
-	if opts.Complete != "" {
-		err = c.CallInto(ctx, &got, "vigor#_internal#helper#input_go", o, opts.Complete)
+	if complete != "" {
+		err = c.CallInto(ctx, &got, "vigor#_internal#helper#input_go", o, complete)
 	} else {
 		err = c.CallInto(ctx, &got, "vigor#_internal#helper#input", o)
 	}

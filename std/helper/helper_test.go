@@ -34,11 +34,16 @@ func TestBadInputNoCall(t *testing.T) {
 	c := noEditor{t}
 	dir := t.TempDir()
 	_, _, inputErr := Input(ctx, c, InputOptions{Completion: "file", Complete: "x"})
+	complete := func(context.Context, string, string, int) ([]string, error) { return nil, nil }
+	_, _, twoErr := Input(ctx, c, InputOptions{Complete: "x", CompleteFunc: complete})
+	_, _, noPluginErr := Input(ctx, c, InputOptions{CompleteFunc: complete})
 	for _, tc := range []struct {
 		err  error
 		want string
 	}{
-		{inputErr, "helper.Input: give Completion or Complete, not both"},
+		{inputErr, "helper.Input: give one of Completion, Complete and CompleteFunc, not more"},
+		{twoErr, "helper.Input: give one of Completion, Complete and CompleteFunc, not more"},
+		{noPluginErr, "helper.Input: CompleteFunc needs a plugin to call, and this Caller has none"},
 		{Load(ctx, c, "rel.vim"), "helper.Load: rel.vim: a relative path needs a plugin's directory"},
 		{Load(ctx, c, dir+"/nosuch.vim"), "helper.Load: " + dir + "/nosuch.vim: no such file"},
 		{Load(ctx, c, dir), "helper.Load: " + dir + " is a directory"},

@@ -5,7 +5,10 @@
 " Echo shows a:msg from a timer, after a redraw: from a channel request
 " or notification the editors redraw after the call, wiping what it
 " echoed. a:hl is 'None' or 'ErrorMsg'; a:keep echoes with :echomsg, so
-" that the message is in :messages too.
+" that the message is in :messages too, a line each. A message of several
+" lines is shown whole by one :echo, with the editor's hit-enter prompt
+" when it is taller than the command line, as any :echo of several lines:
+" from a timer each :echomsg overwrites the one before it on the screen.
 function! vigor#_internal#helper#echo(msg, hl, keep) abort
   call timer_start(0, function('s:echo', [a:msg, a:hl, a:keep]))
 endfunction
@@ -14,13 +17,18 @@ function! s:echo(msg, hl, keep, timer) abort
   redraw
   execute 'echohl' a:hl
   try
-    for l:line in split(a:msg, "\n", 1)
-      if a:keep
-        echomsg l:line
-      else
-        echo l:line
-      endif
+    if !a:keep
+      echo a:msg
+      return
+    endif
+    let l:lines = split(a:msg, "\n", 1)
+    for l:line in l:lines
+      echomsg l:line
     endfor
+    if len(l:lines) > 1
+      redraw
+      echo a:msg
+    endif
   finally
     echohl None
   endtry
@@ -71,24 +79,39 @@ endfunction
 
 " s:complete holds, for each pending input() with a Go completion, the
 " expression that calls it (lambda's Request form of a:lead, a:line and
-" a:pos). Only vigor#_internal#helper#input_go writes it.
+" a:pos) and the latest error it threw ('' for none). Only
+" vigor#_internal#helper#input_go adds and removes entries, and only
+" vigor#_internal#helper#complete sets an entry's error.
 let s:complete = []
 
+" An error of the completion offers nothing and is kept, to be shown as
+" one line (the error's own, "[vigor] plugin.method: ...") once input()
+" has ended: thrown out of a customlist function it would show the
+" function's trace, and a message echoed while the command line waits is
+" covered by the command line at once, on both editors.
 function! vigor#_internal#helper#complete(lead, line, pos) abort
   if empty(s:complete)
     return []
   endif
-  return eval(s:complete[-1])
+  try
+    return eval(s:complete[-1].expr)
+  catch
+    let s:complete[-1].err = v:exception
+    return []
+  endtry
 endfunction
 
 " input() whose completion is a:expr, an expression that calls Go.
 function! vigor#_internal#helper#input_go(opts, expr) abort
-  call add(s:complete, a:expr)
+  call add(s:complete, {'expr': a:expr, 'err': ''})
   try
     return vigor#_internal#helper#input(extend(copy(a:opts),
           \ {'completion': 'customlist,vigor#_internal#helper#complete'}))
   finally
-    call remove(s:complete, -1)
+    let l:err = remove(s:complete, -1).err
+    if !empty(l:err)
+      call vigor#_internal#helper#echo(l:err, 'ErrorMsg', 1)
+    endif
   endtry
 endfunction
 

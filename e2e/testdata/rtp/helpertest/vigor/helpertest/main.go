@@ -4,11 +4,15 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vigorvim/vigor"
 	"github.com/vigorvim/vigor/std/helper"
+	"github.com/vigorvim/vigor/std/lambda"
 )
 
 func main() {
@@ -37,29 +41,49 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return helper.Keys(ctx, p, keys, remap)
 	})
 	p.Handle("load", func(ctx context.Context, path string) error { return helper.Load(ctx, p, path) })
-	// ask asks with the Go completion of complete (go true) or the
-	// editor's completion by name, and returns "answer: ..." or
-	// "cancelled".
-	p.Handle("ask", func(ctx context.Context, prompt, def, completion string, goComplete bool) (string, error) {
+	// ask asks with the completion that how names: "expr" for Complete
+	// (the handler complete), "func" for CompleteFunc, "fail" for a
+	// CompleteFunc that fails, "" for the editor's completion by name.
+	// It returns "answer: [...]" or "cancelled". With a CompleteFunc it
+	// sets g:helpertest_lambda to the name of the lambda that Input
+	// registers, and checks that Input registered that one alone.
+	p.Handle("ask", func(ctx context.Context, prompt, def, completion, how string) (string, error) {
 		opts := helper.InputOptions{Prompt: prompt, Default: def, Completion: completion}
-		if goComplete {
+		switch how {
+		case "expr":
 			opts.Complete = "vigor#request('helpertest', 'complete', [a:lead, a:line, a:pos])"
+		case "func":
+			opts.CompleteFunc = func(ctx context.Context, lead, line string, pos int) ([]string, error) {
+				return complete(lead), nil
+			}
+		case "fail":
+			opts.CompleteFunc = func(ctx context.Context, lead, line string, pos int) ([]string, error) {
+				return nil, errors.New("no words today")
+			}
+		}
+		var seq uint64
+		if opts.CompleteFunc != nil {
+			prefix, n, err := nextLambda(p)
+			if err != nil {
+				return "", err
+			}
+			seq = n
+			if err := p.Cmd(ctx, "let g:helpertest_lambda = l:name", map[string]any{"name": prefix + strconv.FormatUint(seq, 10)}); err != nil {
+				return "", err
+			}
 		}
 		answer, ok, err := helper.Input(ctx, p, opts)
+		if seq != 0 {
+			if _, n, err := nextLambda(p); err != nil || n != seq+2 {
+				return "", fmt.Errorf("Input registered lambdas up to %d, want %d alone (%v)", n-2, seq, err)
+			}
+		}
 		if err != nil || !ok {
 			return "cancelled", err
 		}
 		return "answer: [" + answer + "]", nil
 	})
-	p.Handle("complete", func(lead, line string, pos int) []string {
-		var out []string
-		for _, w := range words {
-			if strings.HasPrefix(w, lead) {
-				out = append(out, w)
-			}
-		}
-		return out
-	})
+	p.Handle("complete", func(lead, line string, pos int) []string { return complete(lead) })
 	// batch echoes, loads and sends keys (if any: Vim in Ex mode waits
 	// for input at feedkeys() with 'x') in one batch; input in a batch is
 	// an error.
@@ -105,4 +129,27 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return []string{a, b}, err
 	})
 	return nil
+}
+
+// complete returns the words that start with lead, nil for none.
+func complete(lead string) []string {
+	var out []string
+	for _, w := range words {
+		if strings.HasPrefix(w, lead) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// nextLambda returns the sequence number that the plugin's next lambda
+// gets, and the prefix of its name ("$lambda:1."): it registers one and
+// unregisters it.
+func nextLambda(p *vigor.Plugin) (prefix string, seq uint64, err error) {
+	l := lambda.Register(p, func() {})
+	l.Unregister()
+	m := l.Method()
+	i := strings.LastIndex(m, ".")
+	n, err := strconv.ParseUint(m[i+1:], 10, 64)
+	return m[:i+1], n + 1, err
 }
