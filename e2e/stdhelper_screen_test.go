@@ -46,6 +46,15 @@ func TestStdHelperScreen(t *testing.T) {
 			tm.keys(`:ec 'ml: '.count(execute('mes'),"\nml one\nml two").count(execute('mes'),'gl one')`, "Enter")
 			tm.waitScreen("ml: 10", 10*time.Second)
 
+			// Keys typed before the prompt shows go into the answer; with
+			// SaveTypeahead, Input waits for keys typed after it.
+			tm.keys(":echo vigor#request('helpertest', 'ask', ['Ahead: ', '', '', ''])", "Enter", "ahead", "Enter")
+			tm.waitScreen("answer: [ahead]", 10*time.Second)
+			tm.keys(":echo vigor#request('helpertest', 'ask', ['Saved: ', '', '', 'save'])", "Enter")
+			tm.waitScreen("Saved:", 10*time.Second)
+			tm.keys("typed", "Enter")
+			tm.waitScreen("answer: [typed]", 10*time.Second)
+
 			// Go completion: "al", Tab gives alpha.
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Pick: ', '', '', 'expr'])", "Enter")
 			tm.waitScreen("Pick:", 10*time.Second)

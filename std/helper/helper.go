@@ -138,6 +138,13 @@ type InputOptions struct {
 	// on. It needs a Caller with a plugin. Give at most one of
 	// Completion, Complete and CompleteFunc.
 	CompleteFunc func(ctx context.Context, lead, line string, pos int) ([]string, error)
+	// SaveTypeahead keeps the keys typed before the prompt shows away
+	// from it (inputsave() before input(), inputrestore() after): they
+	// run once Input returns. Without it, they go into the answer, as
+	// a user who types ":Find<CR>foo" before the prompt shows expects.
+	// Set it when Input may ask while the user types something else,
+	// such as from a notification's handler or a goroutine.
+	SaveTypeahead bool
 }
 
 // Input asks the user for a line with input() and returns the answer,
@@ -179,7 +186,8 @@ func Input(ctx context.Context, c vigor.Caller, opts InputOptions) (string, bool
 		defer l.Unregister()
 		complete = l.Request("a:lead", "a:line", "a:pos")
 	}
-	o := map[string]any{"prompt": opts.Prompt, "default": opts.Default, "completion": opts.Completion}
+	o := map[string]any{"prompt": opts.Prompt, "default": opts.Default, "completion": opts.Completion,
+		"savetypeahead": opts.SaveTypeahead}
 	var got []any
 	var err error
 	if complete != "" {

@@ -44,7 +44,7 @@ function! s:cancel() abort
 endfunction
 
 " Asks the user as input() does, with a:opts' prompt, default and
-" completion, and returns [answer, 1], or ['', 0] when the user cancels
+" completion (and the typeahead saved away with savetypeahead), and returns [answer, 1], or ['', 0] when the user cancels
 " with <Esc> or CTRL-C (which input() alone reports as an empty answer).
 " The cancel keys are buffer-local command-line mappings while it waits;
 " what the buffer had for them is put back.
@@ -55,7 +55,10 @@ function! vigor#_internal#helper#input(opts) abort
     execute 'cnoremap <buffer> <expr> <nowait>' l:key '<SID>cancel()'
   endfor
   let s:cancelled = 0
-  call inputsave()
+  let l:save = get(a:opts, 'savetypeahead', v:false)
+  if l:save
+    call inputsave()
+  endif
   try
     if empty(a:opts.completion)
       let l:answer = input(a:opts.prompt, a:opts.default)
@@ -63,7 +66,9 @@ function! vigor#_internal#helper#input(opts) abort
       let l:answer = input(a:opts.prompt, a:opts.default, a:opts.completion)
     endif
   finally
-    call inputrestore()
+    if l:save
+      call inputrestore()
+    endif
     for [l:key, l:map] in items(l:saved)
       if !empty(l:map) && get(l:map, 'buffer', 0)
         call mapset('c', 0, l:map)

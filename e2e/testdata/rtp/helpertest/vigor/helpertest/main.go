@@ -56,6 +56,8 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 			opts.CompleteFunc = func(ctx context.Context, lead, line string, pos int) ([]string, error) {
 				return complete(lead), nil
 			}
+		case "save":
+			opts.SaveTypeahead = true
 		case "fail":
 			opts.CompleteFunc = func(ctx context.Context, lead, line string, pos int) ([]string, error) {
 				return nil, errors.New("no words today")
