@@ -186,8 +186,10 @@ func Input(ctx context.Context, c vigor.Caller, opts InputOptions) (string, bool
 		defer l.Unregister()
 		complete = l.Request("a:lead", "a:line", "a:pos")
 	}
-	o := map[string]any{"prompt": opts.Prompt, "default": opts.Default, "completion": opts.Completion,
-		"savetypeahead": opts.SaveTypeahead}
+	o := map[string]any{"prompt": opts.Prompt, "default": opts.Default, "completion": opts.Completion}
+	if opts.SaveTypeahead {
+		o["savetypeahead"] = true
+	}
 	var got []any
 	var err error
 	if complete != "" {
