@@ -20,12 +20,15 @@ func TestStdHelperScreen(t *testing.T) {
 			tm := startTerm(t, kind, rtp("helpertest")...)
 			tm.waitLoaded("helpertest")
 
-			tm.keys(":call vigor#notify('helpertest', 'later', ['from a goroutine', 300])", "Enter")
+			// The text is built in the command, so that the command line
+			// as typed does not hold it: the wait is for the Echo, whose
+			// redraw would otherwise come 300 ms later, in a later step.
+			tm.keys(":call vigor#notify('helpertest', 'later', ['from a ' . 'goroutine', 300])", "Enter")
 			s := tm.waitScreen("from a goroutine", 10*time.Second)
 			if !strings.Contains(lastLine(s), "from a goroutine") {
 				t.Fatalf("%s: Echo's text is not the last line:\n%s", kind, s)
 			}
-			tm.keys(":call vigor#request('helpertest', 'echoerr', ['an error line'])", "Enter")
+			tm.keys(":call vigor#request('helpertest', 'echoerr', ['an error ' . 'line'])", "Enter")
 			tm.waitScreen("an error line", 10*time.Second)
 
 			// Several lines: all are shown, with the editor's hit-enter
@@ -38,7 +41,7 @@ func TestStdHelperScreen(t *testing.T) {
 			}
 			tm.keys("Enter")
 			tm.keys(`:call vigor#notify('helpertest', 'later', ["gl one\ngl two", 0])`, "Enter")
-			s = tm.waitScreen("gl two", 10*time.Second)
+			s = tm.waitScreen("gl one\ngl two", 10*time.Second) // a line break, not the "\\n" of the command line
 			if !strings.Contains(s, "gl one\ngl two\nPress ENTER") {
 				t.Fatalf("%s: Echo of two lines does not show both:\n%s", kind, s)
 			}
@@ -51,13 +54,13 @@ func TestStdHelperScreen(t *testing.T) {
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Ahead: ', '', '', ''])", "Enter", "ahead", "Enter")
 			tm.waitScreen("answer: [ahead]", 10*time.Second)
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Saved: ', '', '', 'save'])", "Enter")
-			tm.waitScreen("Saved:", 10*time.Second)
+			tm.waitScreen("\nSaved:", 10*time.Second) // the prompt, not the command line
 			tm.keys("typed", "Enter")
 			tm.waitScreen("answer: [typed]", 10*time.Second)
 
 			// Go completion: "al", Tab gives alpha.
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Pick: ', '', '', 'expr'])", "Enter")
-			tm.waitScreen("Pick:", 10*time.Second)
+			tm.waitScreen("\nPick:", 10*time.Second) // the prompt, not the command line
 			tm.keys("al", "Tab")
 			tm.waitScreen("Pick: alpha", 10*time.Second)
 			tm.keys("Enter")
@@ -66,19 +69,19 @@ func TestStdHelperScreen(t *testing.T) {
 			// CompleteFunc: the same with a Go func, as a lambda that is
 			// gone once Input has returned.
 			tm.keys(":echo vigor#request('helpertest', 'ask', ['Func: ', '', '', 'func'])", "Enter")
-			tm.waitScreen("Func:", 10*time.Second)
+			tm.waitScreen("\nFunc:", 10*time.Second) // the prompt, not the command line
 			tm.keys("ga", "Tab")
 			tm.waitScreen("Func: gamma", 10*time.Second)
 			tm.keys("Enter")
 			tm.waitScreen("answer: [gamma]", 10*time.Second)
-			tm.keys(":try|cal vigor#request('helpertest',g:helpertest_lambda,[])|cat /not reg/|ec 'gone'|endt", "Enter")
+			tm.keys(":try|cal vigor#request('helpertest',g:helpertest_lambda,[])|cat /not reg/|ec 'go' . 'ne'|endt", "Enter")
 			tm.waitScreen("gone", 10*time.Second)
 
 			// A CompleteFunc's error offers nothing, is shown as one line
 			// once input() has ended and is in :messages, and the answer
 			// is what was typed.
 			tm.keys(":let g:answer = vigor#request('helpertest', 'ask', ['Fail: ', '', '', 'fail'])", "Enter")
-			tm.waitScreen("Fail:", 10*time.Second)
+			tm.waitScreen("\nFail:", 10*time.Second) // the prompt, not the command line
 			tm.keys("be", "Tab", "Enter")
 			s = tm.waitScreen("no words today", 10*time.Second)
 			if n := strings.Count(s, "no words today"); n != 1 || !strings.Contains(s, "[vigor] helpertest.$lambda:") ||
