@@ -104,9 +104,10 @@ type Options struct {
 	// types keys and Editor.Screen reads what the screen shows, and Eval,
 	// Cmd and Request still work (over a channel of the test's own). It
 	// needs tmux (apt-get install tmux, or brew install tmux): without it
-	// the test fails, saying so, or skips with Missing = Skip. Vigor shows its builds in the message
-	// line ("[vigor] built NAME in 0.9s"): WaitLoaded the plugins before
-	// reading what a command echoed there.
+	// the test fails, saying so, or skips with Missing = Skip. Vigor
+	// shows its builds in the message line ("[vigor] built NAME in
+	// 0.9s"): WaitLoaded the plugins before reading what a command
+	// echoed there.
 	Screen                    bool
 	ScreenWidth, ScreenHeight int
 }

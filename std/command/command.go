@@ -43,6 +43,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vigorvim/vigor"
@@ -149,7 +150,7 @@ func (o Options) attributes(fn, name string) (string, error) {
 		a = append(a, "-count="+o.Count)
 	}
 	if o.Addr != "" {
-		if !contains(addrs, o.Addr) {
+		if !slices.Contains(addrs, o.Addr) {
 			return "", bad("Addr %q is not one of %s", o.Addr, strings.Join(addrs, ", "))
 		}
 		a = append(a, "-addr="+o.Addr)
@@ -177,15 +178,6 @@ func (o Options) attributes(fn, name string) (string, error) {
 		return "", bad("a command without arguments (Nargs 0) has no completion")
 	}
 	return strings.Join(a, " "), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // runArgs is the Vim expression of a command's Args.

@@ -44,8 +44,9 @@ function! s:cancel() abort
 endfunction
 
 " Asks the user as input() does, with a:opts' prompt, default and
-" completion (and the typeahead saved away with savetypeahead), and returns [answer, 1], or ['', 0] when the user cancels
-" with <Esc> or CTRL-C (which input() alone reports as an empty answer).
+" completion (and the typeahead kept away with savetypeahead), and
+" returns [answer, 1], or ['', 0] when the user cancels with <Esc> or
+" CTRL-C (which input() alone reports as an empty answer).
 " The cancel keys are buffer-local command-line mappings while it waits;
 " what the buffer had for them is put back.
 function! vigor#_internal#helper#input(opts) abort
