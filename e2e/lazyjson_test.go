@@ -196,9 +196,13 @@ func TestLazyJSONInvalid(t *testing.T) {
 		// Fixed, the file is read again by a reload.
 		fix := "zfix" + ed.Kind
 		mustEqual(t, ed, fix+"'s state", ed.MustEval(t, "vigor#plugin#status('"+fix+"')"), "failed")
-		write(t, fix, "lazy.json", `{"commands": [{"name": "Fixed"}]}`)
+		// Each editor's command has a name of its own: an editor that
+		// starts after the other fixed its plugin finds that one lazy, with
+		// its command.
+		cmd := "Fixed" + strings.ToUpper(ed.Kind[:1]) + ed.Kind[1:]
+		write(t, fix, "lazy.json", `{"commands": [{"name": "`+cmd+`"}]}`)
 		ed.MustExec(t, "call vigor#plugin#reload('"+fix+"')")
 		mustEqual(t, ed, "the fixed plugin's state", ed.MustEval(t, "vigor#plugin#status('"+fix+"')"), "lazy")
-		mustEqual(t, ed, "the fixed plugin's command", ed.MustEval(t, "exists(':Fixed')"), int64(2))
+		mustEqual(t, ed, "the fixed plugin's command", ed.MustEval(t, "exists(':"+cmd+"')"), int64(2))
 	})
 }
