@@ -8,13 +8,13 @@ GO ?= go
 FUZZTIME ?= 150000x
 EDITORS = $$(scripts/setup-editors.sh --env)
 
-.PHONY: test check vet unit examples fuzz demo editors bench bench-smoke vigor-bench
+.PHONY: test check vet unit onecpu examples fuzz demo editors bench bench-smoke vigor-bench
 
 ## test: install Vim and Neovim if missing, then run every check and test.
 test:
 	@env $(EDITORS) $(MAKE) --no-print-directory check
 
-check: vet unit examples fuzz
+check: vet unit onecpu examples fuzz
 
 ## vet: gofmt and go vet.
 vet:
@@ -27,6 +27,15 @@ vet:
 ## panics without running its tests' cleanups (mounts, tmux servers).
 unit:
 	$(GO) test -race -count=1 -timeout=20m ./...
+
+## onecpu: the end-to-end tests of the call path again, with the editors
+## and their plugins on one CPU (taskset), where a plugin waits for a reply
+## holding its processor (internal/rpc, direct.go).
+ONECPU_TESTS = TestBatch|TestBatchRecorderConcurrent|TestBatchThroughWrappingCaller|TestCallbacks|TestConcurrentReentrancy|TestDeepReentrancy|TestReentrancy|TestCallStopsWhenCtxEnds|TestTimerInterruptsRequest|TestInterrupt|TestMessagesBeforeReply|TestRequestAsync|TestDispatchWaitsForTarget|TestLargePayloads|TestLongHandlerAnswers|TestGarbageWhileReentering|TestEditorExitsMidCall|TestLazyJSONInvalid
+onecpu:
+	@mkdir -p .cache
+	$(GO) test -race -c -o .cache/e2e-onecpu.test ./e2e/
+	cd e2e && taskset -c 0 ../.cache/e2e-onecpu.test -test.count=1 -test.timeout=10m -test.run '^($(ONECPU_TESTS))$$'
 
 ## examples: the example plugins' own tests (go vet, then go test with the
 ## race detector), each a module of its own, built against this checkout's

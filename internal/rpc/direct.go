@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,13 @@ import (
 //     step, and whoever reads next reads its reply and drops it. Inside a
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
+//   - Holding: with one CPU and one P (direct.hold), a caller's first
+//     holdFor of waiting is hidden from the runtime, which then neither
+//     hands its P to another thread nor runs anything else of the plugin
+//     (holdInput). It holds only after it has let the goroutines that
+//     were ready run, while its call is the only one pending, and until
+//     it dispatches a message (mayHold); its ctx's end, a timer's, is seen
+//     after the hold.
 //   - Alone: a call reads its own reply only if no other call was pending
 //     when it was made, nor when any of the sharedRun calls before it was
 //     made (Session.Call). With several calls under way, Run
@@ -342,8 +350,12 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 	if !s.isPending(id) {
 		return nil, false, nil
 	}
+	// hold: the wait may keep the processor (awaitInput, holdInput), while
+	// nothing else waits to run: not after this caller dispatched a
+	// message, and not while other calls are pending.
+	hold := r.dir.holds() && r.mayHold(id)
 	for {
-		if r.buf.Buffered() == 0 && !r.dir.awaitInput() {
+		if r.buf.Buffered() == 0 && !r.dir.awaitInput(hold) {
 			// Woken: this caller's ctx has ended, or the session, or the
 			// wake-up was meant for an earlier caller.
 			if !s.isPending(id) {
@@ -378,7 +390,17 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 			return resp.result, true, resp.err
 		}
 		s.dispatch(m)
+		hold = false
 	}
+}
+
+// mayHold reports whether call id may wait for its reply holding the
+// processor: it first lets the goroutines that are ready run (with one P
+// they could not while it waits), and then it must be the only call
+// pending, or they would wait for its reply to run again.
+func (r *reader) mayHold(id int64) bool {
+	runtime.Gosched()
+	return r.s.onlyPending(id)
 }
 
 // drain handles the messages already in the codec's buffer.

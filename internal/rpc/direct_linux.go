@@ -5,6 +5,7 @@ package rpc
 import (
 	"encoding/binary"
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -35,6 +36,10 @@ type direct struct {
 	// close fail instead of hitting a reused descriptor.
 	wake *os.File
 	wfd  int // wake's descriptor
+	// hold: the first holdFor of a wait is hidden from the runtime
+	// (holdInput). Set when the process has one CPU and one P.
+	hold    bool
+	holdFor syscall.Timespec
 }
 
 // newDirect returns nil when f cannot be used so.
@@ -68,7 +73,11 @@ func newDirect(f *os.File) *direct {
 		wait.Close()
 		return nil
 	}
-	return &direct{wait: wait, rc: rc, fd: fd, wake: os.NewFile(r, "vigor-input-wake"), wfd: int(r)}
+	return &direct{
+		wait: wait, rc: rc, fd: fd, wake: os.NewFile(r, "vigor-input-wake"), wfd: int(r),
+		hold:    runtime.NumCPU() == 1 && runtime.GOMAXPROCS(0) == 1,
+		holdFor: syscall.NsecToTimespec(int64(holdFor)),
+	}
 }
 
 func dupCloexec(fd int) (int, error) {
@@ -106,6 +115,36 @@ func poll(fds []pollFd, timeout *syscall.Timespec) (int, error) {
 	}
 }
 
+// holdFor bounds holdInput's wait: Go's own time slice. Shorter bounds
+// lose (BENCHMARKS.md, "The wait for a reply").
+const holdFor = 10 * time.Millisecond
+
+// holdInput is poll(fds, d.holdFor) made with RawSyscall6, which the runtime
+// does not see: it returns true if an event came, false on a timeout or
+// a signal. The thread keeps its P meanwhile, as if the goroutine ran.
+//
+// With one CPU, a wait the runtime sees costs the call more than the wait
+// itself: after about 20 µs sysmon takes the P from the waiting thread
+// and wakes another to look for work, and both take the CPU from the
+// editor that is computing the reply (BENCHMARKS.md, "The wait for a
+// reply"). Held, nothing else of the plugin runs until the reply comes:
+// no more than Go's own preemption would let one goroutine run, and only
+// while nothing this caller dispatched waits to run (readOwnLocked).
+func (d *direct) holdInput(fds []pollFd) bool {
+	ts := d.holdFor
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)),
+		uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return errno == 0 && n > 0
+}
+
+// holds reports whether awaitInput may hold the processor.
+func (d *direct) holds() bool { return d.hold }
+
+// setHold turns holding on or off, with bound max (tests).
+func (d *direct) setHold(on bool, max time.Duration) {
+	d.hold, d.holdFor = on, syscall.NsecToTimespec(int64(max))
+}
+
 // readable reports whether a read would not block: the input has data, or
 // is at its end (the writer closed it), or has failed.
 func (d *direct) readable() bool {
@@ -128,10 +167,12 @@ func (d *direct) unkick() { _ = d.wait.SetReadDeadline(time.Time{}) }
 // awaitInput blocks the calling thread until the input is readable (true)
 // or wakeUp has been called (false; the wake-up is then used up). Only
 // the holder of the baton calls it.
-func (d *direct) awaitInput() bool {
+func (d *direct) awaitInput(hold bool) bool {
 	fds := [2]pollFd{{fd: int32(d.fd), events: pollIn}, {fd: int32(d.wfd), events: pollIn}}
-	if _, err := poll(fds[:], nil); err != nil {
-		return true // the read reports what is wrong
+	if !hold || !d.holdInput(fds[:]) {
+		if _, err := poll(fds[:], nil); err != nil {
+			return true // the read reports what is wrong
+		}
 	}
 	if fds[1].revents == 0 {
 		return true

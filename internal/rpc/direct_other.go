@@ -2,16 +2,19 @@
 
 package rpc
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
 // direct is Linux only (direct_linux.go): elsewhere only Run reads.
 type direct struct{}
 
-func newDirect(*os.File) *direct    { return nil }
-func (*direct) waitReadable() error { return nil }
-func (*direct) readable() bool      { return true }
-func (*direct) kick()               {}
-func (*direct) unkick()             {}
-func (*direct) awaitInput() bool    { return true }
-func (*direct) wakeUp()             {}
-func (*direct) close()              {}
+func newDirect(*os.File) *direct     { return nil }
+func (*direct) waitReadable() error  { return nil }
+func (*direct) readable() bool       { return true }
+func (*direct) kick()                {}
+func (*direct) unkick()              {}
+func (*direct) awaitInput(bool) bool { return true }
+func (*direct) wakeUp()              {}
+func (*direct) close()               {}

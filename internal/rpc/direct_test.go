@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -18,10 +19,14 @@ import (
 )
 
 // echoPeer answers every call with its first argument; for "nested" it
-// first calls back into the session (re-entrancy) and answers with that.
+// first calls back into the session (re-entrancy) and answers with that,
+// for "slow" it first sleeps a millisecond.
 type echoPeer struct{ sess *rpc.Session }
 
 func (p *echoPeer) Request(ctx context.Context, m *wire.Message) any {
+	if m.Method == "slow" {
+		time.Sleep(time.Millisecond)
+	}
 	if m.Method == "nested" {
 		raw, err := p.sess.Call(ctx, "inner", []any{"x"})
 		if err != nil {
@@ -52,6 +57,33 @@ func TestDirectReadsOverPipes(t *testing.T) {
 		what := fmt.Sprintf("round %d", round)
 		p := startEcho(t)
 		p.hammer(t, what, 4, 300)
+		p.end(t, what)
+	}
+}
+
+// With one P, callers that hold the processor while they wait for their
+// reply (as on a machine with one CPU) still get every answer: nested
+// requests and concurrent callers make the holds give way, and a peer
+// that answers late (here in this process, so not while a caller holds
+// the P) answers once the hold has timed out and the caller waits as
+// without holding.
+func TestDirectReadsHoldOneP(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for round := 0; round < 3; round++ {
+		what := fmt.Sprintf("round %d", round)
+		p := startEcho(t)
+		rpc.SetHold(p.sess, true, 2*time.Millisecond)
+		p.hammer(t, what, 4, 60)
+		p.hammer(t, what+", one goroutine", 1, 60)
+		for i := 0; i < 5; i++ {
+			c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			raw, err := p.sess.Call(c, "slow", []any{i})
+			cancel()
+			var got int
+			if err != nil || msgpackrpc.Unmarshal(raw, &got) != nil || got != i {
+				t.Fatalf("%s: slow call %d: got %s, %v", what, i, raw, err)
+			}
+		}
 		p.end(t, what)
 	}
 }

@@ -1,5 +1,7 @@
 package rpc
 
+import "time"
+
 // DirectReadsOn reports whether callers of s may read their own replies.
 // (For the tests of package rpc_test.)
 func DirectReadsOn(s *Session) bool { return s.rd != nil }
@@ -24,4 +26,12 @@ func CheckEnded(s *Session) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.st.check(true)
+}
+
+// SetHold makes s's callers wait for their replies holding the processor
+// (or not), for at most max at a time, whatever the CPUs.
+func SetHold(s *Session, on bool, max time.Duration) {
+	if s.rd != nil {
+		s.rd.dir.setHold(on, max)
+	}
 }

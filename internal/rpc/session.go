@@ -559,6 +559,14 @@ func (s *Session) anyPending() bool {
 	return len(s.st.pending) > 0
 }
 
+// onlyPending reports whether id is the one call waiting for its response.
+func (s *Session) onlyPending(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.st.pending[id]
+	return ok && len(s.st.pending) == 1
+}
+
 // isPending reports whether the call id still waits for its response.
 func (s *Session) isPending(id int64) bool {
 	s.mu.Lock()
