@@ -43,6 +43,7 @@ type Codec struct {
 	fdec  *msgpack.Decoder // reads frame
 
 	values sync.Pool // *valueDecoder, for Unmarshal from any goroutine
+	slab   wire.Slab // the frames read
 }
 
 type valueDecoder struct {
@@ -136,7 +137,7 @@ func (c *Codec) readFrame() ([]byte, error) {
 			end, err = findDeep(buf, 0)
 		}
 		if err == nil {
-			frame := bytes.Clone(buf[:end])
+			frame := c.slab.Clone(buf[:end])
 			_, _ = c.br.Discard(end)
 			return frame, nil
 		}

@@ -55,7 +55,8 @@ type Codec struct {
 	KeyPrefix string
 
 	br     *bufio.Reader
-	chunks int // chunked messages sent so far, for their keys
+	chunks int       // chunked messages sent so far, for their keys
+	slab   wire.Slab // the frames read
 }
 
 // New returns a codec that reads messages from r.
@@ -181,7 +182,11 @@ func (c *Codec) readFrame() ([]byte, error) {
 		b, _ := c.br.Peek(c.br.Buffered())
 		n, done := s.scan(b)
 		if done {
-			frame = append(frame, b[:n]...)
+			if frame == nil {
+				frame = c.slab.Clone(b[:n])
+			} else {
+				frame = append(frame, b[:n]...)
+			}
 			_, _ = c.br.Discard(n)
 			return frame, nil
 		}
