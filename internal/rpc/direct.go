@@ -353,7 +353,7 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 	// hold: the wait may keep the processor (awaitInput, holdInput), while
 	// nothing else waits to run: not after this caller dispatched a
 	// message, and not while other calls are pending.
-	hold := r.dir.holds() && r.mayHold(id)
+	hold := r.dir.holds() && r.mayHold(id) && ctx.Err() == nil
 	for {
 		if r.buf.Buffered() == 0 && !r.dir.awaitInput(hold) {
 			// Woken: this caller's ctx has ended, or the session, or the

@@ -169,7 +169,9 @@ func (d *direct) unkick() { _ = d.wait.SetReadDeadline(time.Time{}) }
 // the holder of the baton calls it.
 func (d *direct) awaitInput(hold bool) bool {
 	fds := [2]pollFd{{fd: int32(d.fd), events: pollIn}, {fd: int32(d.wfd), events: pollIn}}
-	if !hold || !d.holdInput(fds[:]) {
+	// A hold polls the input only: while it lasts nothing of the plugin
+	// runs that could wake it (one fd polls faster than two).
+	if !hold || !d.holdInput(fds[:1]) {
 		if _, err := poll(fds[:], nil); err != nil {
 			return true // the read reports what is wrong
 		}
