@@ -80,7 +80,13 @@ type Config struct {
 
 // Open builds the Conn of cfg. Its session starts with Run.
 func Open(cfg Config) (*Conn, error) {
-	codec, err := NewCodec(cfg.Editor, cfg.VimCalls, cfg.Plugin, cfg.Instance, cfg.In)
+	in := cfg.In
+	var input *rpc.Input
+	if f, ok := cfg.In.(*os.File); ok {
+		input = rpc.NewInput(f)
+		in = input
+	}
+	codec, err := NewCodec(cfg.Editor, cfg.VimCalls, cfg.Plugin, cfg.Instance, in)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +95,7 @@ func Open(cfg Config) (*Conn, error) {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	opts := c.options()
-	opts.Input, _ = cfg.In.(*os.File)
+	opts.Input = input
 	c.remind = NewReminder(codec)
 	c.remind.Hook(&opts)
 	c.sess = rpc.New(codec, NewWriter(cfg.Editor, cfg.Out), opts)

@@ -31,7 +31,8 @@ func BenchmarkCall(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			aR, aW, bR, bW := rpc.Pipes(b) // peer -> session, session -> peer
-			sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+			in := rpc.NewInput(aR)
+			sess := rpc.New(msgpackrpc.New(in), bW, rpc.Options{Handler: innerAnswer{}, Input: in})
 			runDone := make(chan error, 1)
 			go func() { runDone <- sess.Run(context.Background()) }()
 			peerDone := make(chan struct{})

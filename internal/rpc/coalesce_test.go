@@ -139,7 +139,8 @@ func TestCoalescedWriteFails(t *testing.T) {
 // moment must not stop Run's reading for the others.
 func TestOverlapTurnsDirectReadsOff(t *testing.T) {
 	aR, aW, bR, bW := Pipes(t)
-	s := New(msgpackrpc.New(aR), bW, Options{Handler: nopHandler{}, Input: aR})
+	in := NewInput(aR)
+	s := New(msgpackrpc.New(in), bW, Options{Handler: nopHandler{}, Input: in})
 	runDone := make(chan error, 1)
 	go func() { runDone <- s.Run(context.Background()) }()
 	peerDone := make(chan struct{})

@@ -3,7 +3,6 @@ package rpc
 import (
 	"context"
 	"errors"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -45,7 +44,9 @@ import (
 //   - Holding: with one CPU and one P (direct.hold), a caller's first
 //     holdFor of waiting is hidden from the runtime, which then neither
 //     hands its P to another thread nor runs anything else of the plugin
-//     (holdInput). It holds only after it has let the goroutines that
+//     (holdInput; on a socket, holdRead reads the reply at once, into
+//     Input.pend, which the codec's next read empties before the baton
+//     goes). It holds only after it has let the goroutines that
 //     were ready run, while its call is the only one pending, and until
 //     it dispatches a message (mayHold); its ctx's end, a timer's, is seen
 //     after the hold.
@@ -115,8 +116,11 @@ type reader struct {
 const idleDelay = 2 * time.Millisecond
 
 // newReader returns nil when direct reads cannot be made from f.
-func newReader(s *Session, b buffered, f *os.File) *reader {
-	dir := newDirect(f)
+func newReader(s *Session, b buffered, in *Input) *reader {
+	if in == nil {
+		return nil
+	}
+	dir := newDirect(in)
 	if dir == nil {
 		return nil
 	}

@@ -36,14 +36,17 @@ type direct struct {
 	// close fail instead of hitting a reused descriptor.
 	wake *os.File
 	wfd  int // wake's descriptor
+	in   *Input
+	ifd  int // in's descriptor
 	// hold: the first holdFor of a wait is hidden from the runtime
 	// (holdInput). Set when the process has one CPU and one P.
 	hold    bool
 	holdFor syscall.Timespec
 }
 
-// newDirect returns nil when f cannot be used so.
-func newDirect(f *os.File) *direct {
+// newDirect returns nil when input cannot be used so.
+func newDirect(input *Input) *direct {
+	f := input.f
 	if f == nil {
 		return nil
 	}
@@ -73,11 +76,9 @@ func newDirect(f *os.File) *direct {
 		wait.Close()
 		return nil
 	}
-	return &direct{
-		wait: wait, rc: rc, fd: fd, wake: os.NewFile(r, "vigor-input-wake"), wfd: int(r),
-		hold:    runtime.NumCPU() == 1 && runtime.GOMAXPROCS(0) == 1,
-		holdFor: syscall.NsecToTimespec(int64(holdFor)),
-	}
+	d := &direct{wait: wait, rc: rc, fd: fd, wake: os.NewFile(r, "vigor-input-wake"), wfd: int(r), in: input, ifd: in}
+	d.setHold(runtime.NumCPU() == 1 && runtime.GOMAXPROCS(0) == 1, holdFor)
+	return d
 }
 
 func dupCloexec(fd int) (int, error) {
@@ -140,9 +141,45 @@ func (d *direct) holdInput(fds []pollFd) bool {
 // holds reports whether awaitInput may hold the processor.
 func (d *direct) holds() bool { return d.hold }
 
-// setHold turns holding on or off, with bound max (tests).
+// setHold turns holding on or off, with bound max. When the input is a
+// socket (Neovim's job channel), its reads then time out after max
+// (SO_RCVTIMEO), and a hold reads the reply itself (holdRead) instead of
+// polling first: one system call less a call (BENCHMARKS.md, "The wait
+// for a reply").
 func (d *direct) setHold(on bool, max time.Duration) {
 	d.hold, d.holdFor = on, syscall.NsecToTimespec(int64(max))
+	tv := syscall.NsecToTimeval(int64(max))
+	if !on {
+		tv = syscall.Timeval{}
+	}
+	if _, err := syscall.GetsockoptInt(d.ifd, syscall.SOL_SOCKET, syscall.SO_TYPE); err != nil {
+		return // not a socket
+	}
+	d.in.timed = syscall.SetsockoptTimeval(d.ifd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv) == nil && on
+}
+
+// holdBuf is the most a hold reads: less than the buffer of any codec
+// (64 KiB), whose next read then takes it all (Input.pend).
+const holdBuf = 4096
+
+// holdRead is a read(2) of the input into in.pend made with RawSyscall,
+// which the runtime does not see, bounded by the socket's timeout: it
+// returns true when the input has given bytes, its end or an error (the
+// codec's read reports them), false when it timed out or a signal came.
+func (d *direct) holdRead() bool {
+	in := d.in
+	if in.buf == nil {
+		in.buf = make([]byte, holdBuf)
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(d.ifd), uintptr(unsafe.Pointer(&in.buf[0])), holdBuf)
+	switch {
+	case errno == syscall.EAGAIN || errno == syscall.EINTR:
+		return false
+	case errno != 0 || n == 0:
+		return true
+	}
+	in.pend = in.buf[:n]
+	return true
 }
 
 // readable reports whether a read would not block: the input has data, or
@@ -169,9 +206,17 @@ func (d *direct) unkick() { _ = d.wait.SetReadDeadline(time.Time{}) }
 // the holder of the baton calls it.
 func (d *direct) awaitInput(hold bool) bool {
 	fds := [2]pollFd{{fd: int32(d.fd), events: pollIn}, {fd: int32(d.wfd), events: pollIn}}
-	// A hold polls the input only: while it lasts nothing of the plugin
-	// runs that could wake it (one fd polls faster than two).
-	if !hold || !d.holdInput(fds[:1]) {
+	// A hold reads or polls the input only: while it lasts nothing of the
+	// plugin runs that could wake it (one fd polls faster than two).
+	held := false
+	if hold && d.in.timed {
+		if d.holdRead() {
+			return true
+		}
+	} else if hold {
+		held = d.holdInput(fds[:1])
+	}
+	if !held {
 		if _, err := poll(fds[:], nil); err != nil {
 			return true // the read reports what is wrong
 		}

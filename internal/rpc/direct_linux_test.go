@@ -1,10 +1,15 @@
 package rpc_test
 
 import (
+	"context"
 	"os"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/rpc"
 )
 
@@ -51,4 +56,55 @@ func TestDirectReadsHighDescriptor(t *testing.T) {
 	}
 	p.hammer(t, "high descriptors", 2, 50)
 	p.end(t, "high descriptors")
+}
+
+// Over a socket, as Neovim's job channel is, a caller that holds its
+// processor reads its reply itself, its read bounded by the socket's
+// timeout: with one P and the peer in this process every hold times out
+// first (the peer cannot run), and calls, nested requests, concurrent
+// callers and messages far larger than a read (whose reads time out
+// inside the message) all get their answers.
+func TestDirectReadsHoldSocket(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := os.NewFile(uintptr(fds[0]), "session"), os.NewFile(uintptr(fds[1]), "peer")
+	defer a.Close()
+	defer b.Close()
+	in := rpc.NewInput(a)
+	sess := rpc.New(msgpackrpc.New(in), a, rpc.Options{Handler: innerAnswer{}, Input: in})
+	rpc.SetHold(sess, true, 2*time.Millisecond)
+	peer := &echoPeer{}
+	peer.sess = rpc.New(msgpackrpc.New(b), b, rpc.Options{Handler: peer})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() { runDone <- sess.Run(ctx) }()
+	go func() { _ = peer.sess.Run(ctx) }()
+	p := &echoPair{sess: sess}
+	// One caller first: its calls are made alone and read directly; after
+	// calls that overlapped, sharedRun calls wait on their channels.
+	p.hammer(t, "socket, one goroutine", 1, 60)
+	p.hammer(t, "socket", 4, 60)
+	p.hammer(t, "socket, one goroutine again", 1, 100)
+	big := strings.Repeat("x", 1<<20)
+	for i := 0; i < 3; i++ {
+		c, cancelCall := context.WithTimeout(ctx, 20*time.Second)
+		raw, err := sess.Call(c, "slow", []any{big})
+		cancelCall()
+		var got string
+		if err != nil || msgpackrpc.Unmarshal(raw, &got) != nil || got != big {
+			t.Fatalf("large call %d: %d bytes back, %v", i, len(got), err)
+		}
+	}
+	if err := syscall.Shutdown(fds[1], syscall.SHUT_WR); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-runDone:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the session did not end when its input closed")
+	}
 }

@@ -73,8 +73,11 @@ func TestDirectReadsHoldOneP(t *testing.T) {
 		what := fmt.Sprintf("round %d", round)
 		p := startEcho(t)
 		rpc.SetHold(p.sess, true, 2*time.Millisecond)
-		p.hammer(t, what, 4, 60)
+		// One caller first: its calls are made alone and read directly;
+		// after calls that overlapped, sharedRun calls wait on channels.
 		p.hammer(t, what+", one goroutine", 1, 60)
+		p.hammer(t, what, 4, 60)
+		p.hammer(t, what+", one goroutine again", 1, 100)
 		for i := 0; i < 5; i++ {
 			c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			raw, err := p.sess.Call(c, "slow", []any{i})
@@ -101,7 +104,8 @@ type echoPair struct {
 func startEcho(t *testing.T) *echoPair {
 	t.Helper()
 	aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
-	sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	in := rpc.NewInput(aR)
+	sess := rpc.New(msgpackrpc.New(in), bW, rpc.Options{Handler: innerAnswer{}, Input: in})
 	peer := &echoPeer{}
 	peer.sess = rpc.New(msgpackrpc.New(bR), aW, rpc.Options{Handler: peer})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -216,7 +220,8 @@ func vimPeer(r io.Reader, w io.Writer) error {
 // failed answers (the codec unwraps [result, error]).
 func TestDirectReadsOverPipesVim(t *testing.T) {
 	aR, aW, bR, bW := rpc.Pipes(t) // Vim -> session, session -> Vim
-	sess := rpc.New(vimjson.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	in := rpc.NewInput(aR)
+	sess := rpc.New(vimjson.New(in), bW, rpc.Options{Handler: innerAnswer{}, Input: in})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	runDone := make(chan error, 1)
@@ -310,7 +315,8 @@ func hammer(t *testing.T, what string, goroutines, n int, stop <-chan error, cal
 // its own.
 func TestDirectReadStopsAtDeadline(t *testing.T) {
 	aR, aW, bR, bW := rpc.Pipes(t) // peer -> session, session -> peer
-	sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+	in := rpc.NewInput(aR)
+	sess := rpc.New(msgpackrpc.New(in), bW, rpc.Options{Handler: innerAnswer{}, Input: in})
 	if !rpc.DirectReadsOn(sess) {
 		t.Skip("no direct reads on this platform")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -108,10 +109,12 @@ func invariantsRound(t *testing.T, direct, cutMidFlight bool) {
 	var sess *rpc.Session
 	h := &served{peer: func() *rpc.Session { return sess }, last: make(map[string]int64)}
 	opts := rpc.Options{Handler: h}
+	var in io.Reader = aR
 	if direct {
-		opts.Input = aR
+		opts.Input = rpc.NewInput(aR)
+		in = opts.Input
 	}
-	sess = rpc.New(msgpackrpc.New(aR), bW, opts)
+	sess = rpc.New(msgpackrpc.New(in), bW, opts)
 	if direct != rpc.DirectReadsOn(sess) && direct {
 		t.Skip("no direct reads on this platform")
 	}

@@ -19,7 +19,8 @@ func TestParallelCallsGetTheirReplies(t *testing.T) {
 	for _, direct := range []bool{true, false} {
 		t.Run(fmt.Sprintf("direct=%v", direct), func(t *testing.T) {
 			aR, aW, bR, bW := rpc.Pipes(t)
-			sess := rpc.New(msgpackrpc.New(aR), bW, rpc.Options{Handler: innerAnswer{}, Input: aR})
+			in := rpc.NewInput(aR)
+			sess := rpc.New(msgpackrpc.New(in), bW, rpc.Options{Handler: innerAnswer{}, Input: in})
 			runDone := make(chan error, 1)
 			go func() { runDone <- sess.Run(context.Background()) }()
 			peerDone := make(chan struct{})

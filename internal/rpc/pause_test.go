@@ -38,7 +38,8 @@ func (answerOK) Notification(context.Context, *wire.Message) {}
 func TestHandlerEndResumesReadLoop(t *testing.T) {
 	aR, aW, bR, bW := Pipes(t)
 	h := &callbackHandler{}
-	s := New(msgpackrpc.New(aR), bW, Options{Handler: h, Input: aR})
+	in := NewInput(aR)
+	s := New(msgpackrpc.New(in), bW, Options{Handler: h, Input: in})
 	if s.rd == nil {
 		t.Skip("no direct reads on this platform")
 	}
@@ -74,7 +75,8 @@ func TestHandlerEndResumesReadLoop(t *testing.T) {
 // Run would leave it there.
 func TestDrainAfterErrorReply(t *testing.T) {
 	aR, aW, bR, bW := Pipes(t)
-	s := New(msgpackrpc.New(aR), bW, Options{Handler: answerOK{}, Input: aR})
+	in := NewInput(aR)
+	s := New(msgpackrpc.New(in), bW, Options{Handler: answerOK{}, Input: in})
 	if s.rd == nil {
 		t.Skip("no direct reads on this platform")
 	}

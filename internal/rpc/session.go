@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -57,10 +56,10 @@ type Options struct {
 	// read before it, however late its handler starts. Without Bind,
 	// handlers get the session's context.
 	Bind func(m *wire.Message) context.Context
-	// Input, if set, is the file the codec reads from. On Linux the
-	// session puts it in blocking mode, and a caller reads its own reply
-	// with a blocking read (direct_linux.go).
-	Input *os.File
+	// Input, if set, is what the codec reads from (NewInput). On Linux
+	// the session puts its file in blocking mode, and a caller reads its
+	// own reply with a blocking read (direct_linux.go).
+	Input *Input
 	// Large, if set, is called after a message of LargeMessage bytes or
 	// more has been read or written, on the goroutine that did it. It
 	// must not block. The owner uses it to give the memory of such a

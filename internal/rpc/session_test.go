@@ -369,24 +369,26 @@ func start(t *testing.T, cc codecCase, h *handler, opts rpc.Options) *env {
 	t.Helper()
 	var (
 		sessIn  io.ReadCloser // the session's end
+		codecIn io.Reader     // what its codec reads
 		sessOut io.Writer
 		edEnd   editorEnd
 		edIn    io.Reader
 	)
 	if cc.direct {
 		inR, inW, outR, outW := rpc.Pipes(t) // editor -> session, session -> editor
-		sessIn, sessOut, opts.Input = inR, outW, inR
+		opts.Input = rpc.NewInput(inR)
+		sessIn, codecIn, sessOut = inR, opts.Input, outW
 		edEnd, edIn = pipeEnd{w: inW, r: outR}, outR
 	} else {
 		a, b := net.Pipe()
-		sessIn, sessOut = a, a
+		sessIn, codecIn, sessOut = a, a, a
 		edEnd, edIn = b, b
 	}
 	if h == nil {
 		h = &handler{}
 	}
 	opts.Handler = h
-	sess := rpc.New(cc.newCodec(sessIn), sessOut, opts)
+	sess := rpc.New(cc.newCodec(codecIn), sessOut, opts)
 	if cc.direct && runtime.GOOS == "linux" && !rpc.DirectReadsOn(sess) {
 		t.Fatal("direct reads are off over real pipes")
 	}
