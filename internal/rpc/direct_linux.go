@@ -39,7 +39,8 @@ type direct struct {
 	in   *Input
 	ifd  int // in's descriptor
 	// hold: the first holdFor of a wait is hidden from the runtime
-	// (holdInput). Set when the process has one CPU and one P.
+	// (holdInput, or holdRead on a socket). Set when the process has one
+	// CPU and one P.
 	hold    bool
 	holdFor syscall.Timespec
 }
