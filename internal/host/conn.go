@@ -42,7 +42,8 @@ type Config struct {
 	VimCalls string // how calls reach Vim ($VIGOR_VIM_CALLS; NewCodec)
 	Plugin   string // the plugin's name and instance, for the keys of
 	Instance string // Vim's chunks (NewCodec)
-	// In is the channel from the editor: an *os.File is read directly
+	// In is the channel from the editor: an *os.File is read through an
+	// rpc.Input, from which callers may read their replies directly
 	// (rpc.Options.Input). Out is the channel to it.
 	In  io.Reader
 	Out io.Writer
