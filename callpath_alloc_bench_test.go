@@ -106,9 +106,8 @@ const batchHelper = "vigor#_internal#api#vim#batch"
 //
 // It runs with one P, as plugins do: with two, the plugin's blocking
 // write of a message longer than the pipe waits for the fake in this
-// process, parked on the runtime poller, until sysmon polls the network
-// (4-6 ms a call, against 0.26 ms), which no editor in another process
-// makes it do.
+// process, parked on the runtime poller, until sysmon polls the network,
+// which no editor in another process makes it do.
 //
 // go test -run '^$' -bench 'CallLarge' -benchmem .
 func BenchmarkCallLarge(b *testing.B) {

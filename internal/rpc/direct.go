@@ -45,8 +45,7 @@ import (
 //     holdFor of waiting is hidden from the runtime, which then neither
 //     hands its P to another thread nor runs anything else of the plugin
 //     (holdInput; on a socket, holdRead reads the reply at once, into
-//     Input.pend, which the codec's next read empties before the baton
-//     goes). It holds only after it has let the goroutines that
+//     Input.pend, which counts as the codec's buffer: buffered). It holds only after it has let the goroutines that
 //     were ready run, while its call is the only one pending, and until
 //     it dispatches a message (mayHold); its ctx's end, a timer's, is seen
 //     after the hold.
@@ -68,6 +67,7 @@ import (
 type reader struct {
 	s   *Session
 	buf buffered
+	in  *Input
 	dir *direct
 	// wakeUp is dir.wakeUp, made once: a method value allocates.
 	wakeUp func()
@@ -125,7 +125,7 @@ func newReader(s *Session, b buffered, in *Input) *reader {
 		return nil
 	}
 	r := &reader{
-		s: s, buf: b, dir: dir, wakeUp: dir.wakeUp,
+		s: s, buf: b, in: in, dir: dir, wakeUp: dir.wakeUp,
 		ack:        make(chan struct{}, 1),
 		readDone:   make(chan struct{}, 1),
 		resume:     make(chan struct{}, 1),
@@ -144,7 +144,7 @@ func (r *reader) runTurn() bool {
 		r.waitPause() // a caller reads
 		return false
 	}
-	if r.buf.Buffered() == 0 && !r.dir.readable() {
+	if !r.buffered() && !r.dir.readable() {
 		r.baton.Unlock()
 		r.waitInput()
 		return false
@@ -359,7 +359,7 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 	// message, and not while other calls are pending.
 	hold := r.dir.holds() && r.mayHold(id) && ctx.Err() == nil
 	for {
-		if r.buf.Buffered() == 0 && !r.dir.awaitInput(hold) {
+		if !r.buffered() && !r.dir.awaitInput(hold) {
 			// Woken: this caller's ctx has ended, or the session, or the
 			// wake-up was meant for an earlier caller.
 			if !s.isPending(id) {
@@ -407,10 +407,14 @@ func (r *reader) mayHold(id int64) bool {
 	return r.s.onlyPending(id)
 }
 
+// buffered reports whether input has been read that the codec has not
+// parsed: in its buffer, or what a hold read (Input.pend).
+func (r *reader) buffered() bool { return r.buf.Buffered() > 0 || len(r.in.pend) > 0 }
+
 // drain handles the messages already in the codec's buffer.
 func (r *reader) drain() {
 	s := r.s
-	for r.buf.Buffered() > 0 {
+	for r.buffered() {
 		m := new(wire.Message)
 		if err := s.read(m); err != nil {
 			if errors.Is(err, wire.ErrMalformed) {

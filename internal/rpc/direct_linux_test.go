@@ -60,8 +60,8 @@ func TestDirectReadsHighDescriptor(t *testing.T) {
 
 // Over a socket, as Neovim's job channel is, a caller that holds its
 // processor reads its reply itself, its read bounded by the socket's
-// timeout: with one P and the peer in this process every hold times out
-// first (the peer cannot run), and calls, nested requests, concurrent
+// timeout: with one P and the peer in this process most holds time out
+// (the peer cannot run meanwhile), and calls, nested requests, concurrent
 // callers and messages far larger than a read (whose reads time out
 // inside the message) all get their answers.
 func TestDirectReadsHoldSocket(t *testing.T) {

@@ -15,10 +15,10 @@ type Input struct {
 	// timed: reads of f time out (SO_RCVTIMEO, a socket's option), which
 	// a hold uses to bound its read; Read then reads on after a timeout.
 	timed bool
-	// pend is what a hold read and the codec has not taken yet. A hold
-	// reads less than any codec's buffer (holdBuf), into an empty one, and
-	// the codec's next read takes it all: pend is empty whenever the
-	// baton goes (readOwnLocked).
+	// pend is what a hold read and the codec has not taken yet; it counts
+	// as buffered input (reader.buffered). A hold reads less than any
+	// codec's buffer (holdBuf), into an empty one, so the codec's next
+	// read takes it all.
 	pend []byte
 	buf  []byte // pend's memory, made at the first hold read
 }
@@ -26,9 +26,6 @@ type Input struct {
 // NewInput returns the input that reads f, for a codec and
 // Options.Input.
 func NewInput(f *os.File) *Input { return &Input{f: f} }
-
-// File is the file that in reads.
-func (in *Input) File() *os.File { return in.f }
 
 // Read reads what a hold read first, then from the file.
 func (in *Input) Read(p []byte) (int, error) {
