@@ -6,10 +6,6 @@ let s:state = vigor#_internal#request#state()
 let s:DEPTH_CHECK = vigor#_internal#request#depth_check()
 " Answers by token, filled by host#reply() (shared with host.vim).
 let s:replies = vigor#_internal#host#replies()
-" Neovim: how often, in ms, a request that waits looks whether its
-" channel has closed.
-let s:LOOK = 200
-let s:screen = vigor#_internal#echo#screen()
 
 " Calls {method} of plugin {name} with the List {params} and returns the
 " result. If the plugin is still building or starting, waits until it is
@@ -19,51 +15,45 @@ let s:screen = vigor#_internal#echo#screen()
 "
 " The request is sent and awaited here, not in a helper: every level of
 " editor -> plugin -> editor re-entrancy spends function frames against
-" 'maxfuncdepth', here one, plus the runtime's function that runs the
-" plugin's call on Vim, plus the called function. On Vim it is a def
+" 'maxfuncdepth', here one (on Neovim two once a wait lasts past its
+" first look: transport#nvim#rest()), plus the runtime's function that
+" runs the plugin's call on Vim, plus the called function. On Vim it is a def
 " function (_internal/vim9/autoload/vigor.vim): legacy script costs
 " microseconds a line.
 " How each editor waits is in docs/ARCHITECTURE.md, "Requests".
 "
 " On Neovim, errors are thrown from vigor#request(), not from the helpers,
 " so that the user's "Error detected while processing" names it alone.
-" rpcnotify() would send a Funcref as nil without a word: params that may
-" hold one are looked at first. E475 from rpcnotify(): the channel is gone
-" (a crash): the request waits for the restart and is sent again.
-" On Neovim the wait is vim.wait() with a Lua condition
+" The wait is vim.wait() with a Lua condition
 " (lua/vigor/_internal/request.lua), which runs the plugin's calls, timers
 " and CTRL-C; a String or lambda condition of wait() would be interpreted
-" after every event. (Function calls, and lines, comments included, cost
-" microseconds each here: the path of an answer that comes in the first
-" wait makes one call, the wait, and holds no comment.)
-" Neovim tells nothing when the channel closes under a process that keeps
-" running (one that closed its output and hangs, or whose SDK cannot say
-" so): a wait that lasts looks at the channel every s:LOOK ms
-" (transport#nvim#waited(), which after each second without the answer shows
-" what it waits for). l:waited counts those waits, and is -1 once CTRL-C
-" stopped the wait. A progress line still last on the screen goes when
-" the wait ends (echo#screen()).
+" after every event. Each command of this function costs microseconds
+" once the editor wakes from the wait, so the fast path is the loaded
+" plugin whose answer comes within s:LOOK ms; the rest is in
+" transport/nvim.vim: target() for the checks that may throw (params that
+" may hold a Funcref, which rpcnotify() would send as nil without a
+" word, among them), rest() for a wait that lasts (it looks at the
+" channel every s:LOOK ms, shows what it waits for after each second, and
+" ends on CTRL-C) and for an answer that is an error. E475 from
+" rpcnotify(): the channel is gone (a crash): the request waits for the
+" restart and is sent again.
 if !has('nvim')
   execute 'source' fnameescape(expand('<sfile>:p:h') . '/vigor/_internal/vim9/autoload/vigor.vim')
 else
   let s:lua_wait = luaeval('require("vigor._internal.request").wait')
+  let s:LOOK = vigor#_internal#transport#nvim#look()
   function! vigor#request(name, method, params) abort
     let l:p = get(s:plugins, a:name, s:none)
     if l:p.state !=# 'loaded' || type(a:params) != v:t_list || type(a:method) != v:t_string
           \ || get(g:, 'vigor#disabled', 0) || s:state.depth >= s:DEPTH_CHECK
+          \ || stridx(string(a:params), 'function(') >= 0
       try
-        let l:p = vigor#_internal#request#target(a:name, a:method, a:params)
+        let l:p = vigor#_internal#transport#nvim#target(a:name, a:method, a:params)
       catch /^\[vigor\]/
         throw v:exception
       endtry
       if empty(l:p)
         return 0
-      endif
-    endif
-    if stridx(string(a:params), 'function(') >= 0
-      let l:bad = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
-      if !empty(l:bad)
-        throw l:bad
       endif
     endif
     let l:h = l:p.handle
@@ -79,31 +69,24 @@ else
       endtry
     endtry
     let s:state.depth += 1
-    let l:waited = 0
     try
       let l:r = s:lua_wait(l:token, l:h.chan, s:LOOK)
-      while l:r
-        let l:waited = l:r == -2 ? -1 : vigor#_internal#transport#nvim#waited(l:p, a:method, l:h, l:waited, s:LOOK)
-        if l:waited < 0 | break | endif
-        let l:r = s:lua_wait(l:token, l:h.chan, s:LOOK)
-      endwhile
     catch /^Vim:Interrupt$/
-      let l:waited = -1
+      let l:r = -2
     finally
       let s:state.depth -= 1
-      if s:screen.line | call vigor#_internal#echo#progress_done() | endif
     endtry
     if has_key(s:replies, l:token)
       let l:res = remove(s:replies, l:token)
       if type(l:res) == v:t_list && len(l:res) == 2 && l:res[1] is v:null
         return l:res[0]
       endif
-      let l:args = [l:p, a:method, l:token, l:h, l:waited < 0, l:res]
+      let l:args = [l:p, a:method, l:token, l:h, 0, l:res]
     else
-      let l:args = [l:p, a:method, l:token, l:h, l:waited < 0]
+      let l:args = [l:p, a:method, l:token, l:h, l:r]
     endif
     try
-      call call('vigor#_internal#request#fail', l:args)
+      return call('vigor#_internal#transport#nvim#rest', l:args)
     catch /^\[vigor\]/
       throw v:exception
     endtry

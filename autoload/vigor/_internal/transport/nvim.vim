@@ -21,8 +21,72 @@
 " (lost()).
 "
 " The rest of the answer protocol on Neovim: vigor#request() sends
-" $request and waits in autoload/vigor.vim; the answer comes through
-" host#reply() (the name the SDK calls, host.vim).
+" $request and waits in autoload/vigor.vim, and here (target(), rest())
+" when it leaves its fast path; the answer comes through host#reply()
+" (the name the SDK calls, host.vim).
+
+let s:state = vigor#_internal#request#state()
+let s:replies = vigor#_internal#host#replies()
+let s:screen = vigor#_internal#echo#screen()
+let s:lua_wait = luaeval('require("vigor._internal.request").wait')
+" How often, in ms, a request that waits looks whether its channel has
+" closed.
+let s:LOOK = 200
+
+function! vigor#_internal#transport#nvim#look() abort
+  return s:LOOK
+endfunction
+
+" The plugin for a vigor#request() that is off its fast path: not loaded
+" yet, arguments to check, nested deep, or params that may hold a Funcref
+" (rpcnotify() would send it as nil without a word). Throws as
+" request#target() does, and for params that cannot be sent.
+function! vigor#_internal#transport#nvim#target(name, method, params) abort
+  let l:p = vigor#_internal#request#target(a:name, a:method, a:params)
+  if !empty(l:p) && stridx(string(a:params), 'function(') >= 0
+    let l:bad = vigor#_internal#request#unsendable(a:name, a:method, a:params, '')
+    if !empty(l:bad)
+      throw l:bad
+    endif
+  endif
+  return l:p
+endfunction
+
+" The end of a vigor#request() to plugin p whose first wait, of s:LOOK
+" ms, did not bring a good answer: r is what that wait returned (-1:
+" nothing yet, -2: CTRL-C, 0: the channel closed), or {res} the answer
+" with an error or of the wrong shape. Waits on while the channel is
+" open, looking at it every s:LOOK ms and showing what it waits for after
+" each second, until the answer, CTRL-C or the end of the channel; then
+" returns the result or throws the request's error.
+function! vigor#_internal#transport#nvim#rest(p, method, token, h, r, ...) abort
+  if a:0
+    call vigor#_internal#request#fail(a:p, a:method, a:token, a:h, 0, a:1)
+  endif
+  let l:r = a:r
+  let l:waited = 0
+  let s:state.depth += 1
+  try
+    while l:r
+      let l:waited = l:r == -2 ? -1 : vigor#_internal#transport#nvim#waited(a:p, a:method, a:h, l:waited, s:LOOK)
+      if l:waited < 0 | break | endif
+      let l:r = s:lua_wait(a:token, a:h.chan, s:LOOK)
+    endwhile
+  catch /^Vim:Interrupt$/
+    let l:waited = -1
+  finally
+    let s:state.depth -= 1
+    if s:screen.line | call vigor#_internal#echo#progress_done() | endif
+  endtry
+  if has_key(s:replies, a:token)
+    let l:res = remove(s:replies, a:token)
+    if type(l:res) == v:t_list && len(l:res) == 2 && l:res[1] is v:null
+      return l:res[0]
+    endif
+    call vigor#_internal#request#fail(a:p, a:method, a:token, a:h, 0, l:res)
+  endif
+  call vigor#_internal#request#fail(a:p, a:method, a:token, a:h, l:waited < 0)
+endfunction
 
 function! vigor#_internal#transport#nvim#name() abort
   return 'nvim'
