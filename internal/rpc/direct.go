@@ -36,8 +36,8 @@ import (
 //     lets the baton go (drain), so that those messages do not wait for
 //     Run to come back from its pause.
 //   - Between messages a caller blocks only in poll(2) (awaitInput),
-//     which wakeUp ends when its ctx ends or the session does. So it stops
-//     at once, without having read part of a message: the stream stays in
+//     which wakeUp ends when its ctx ends (ctxWake) or the session
+//     does. So it stops at once, without having read part of a message: the stream stays in
 //     step, and whoever reads next reads its reply and drops it. Inside a
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
@@ -69,8 +69,15 @@ type reader struct {
 	buf buffered
 	in  *Input
 	dir *direct
-	// wakeUp is dir.wakeUp, made once: a method value allocates.
-	wakeUp func()
+	// ctxWake wakes the caller that polls (dir.wakeUp) if its poll is
+	// under way (polling); it is what the end of a caller's ctx runs, made
+	// once: a method value allocates. A ctx's end that comes between
+	// polls writes nothing, so the next poll is not woken for nothing.
+	// The caller raises polling before it looks at its ctx, and the ctx's
+	// end is set before ctxWake looks at polling: one of them sees the
+	// other.
+	ctxWake func()
+	polling atomic.Bool
 
 	baton sync.Mutex
 	mu    sync.Mutex // guards runWaiting, kicked and ended
@@ -88,7 +95,7 @@ type reader struct {
 	readDone chan struct{}
 
 	// wakeCtx is the ctx of the last direct read whose end wakes the
-	// reader (context.AfterFunc with wakeUp), and stopWake stops that;
+	// reader (context.AfterFunc with ctxWake), and stopWake stops that;
 	// only the baton's holder touches them. A handler makes its calls
 	// with one ctx, so the registration is made once for them all, not
 	// per call; a wake-up after the reader went on only makes a later
@@ -125,7 +132,7 @@ func newReader(s *Session, b buffered, in *Input) *reader {
 		return nil
 	}
 	r := &reader{
-		s: s, buf: b, in: in, dir: dir, wakeUp: dir.wakeUp,
+		s: s, buf: b, in: in, dir: dir,
 		ack:        make(chan struct{}, 1),
 		readDone:   make(chan struct{}, 1),
 		resume:     make(chan struct{}, 1),
@@ -133,6 +140,11 @@ func newReader(s *Session, b buffered, in *Input) *reader {
 		idleDelay:  idleDelay,
 	}
 	r.pauseTimer.Stop()
+	r.ctxWake = func() {
+		if r.polling.Load() {
+			r.dir.wakeUp()
+		}
+	}
 	return r
 }
 
@@ -298,7 +310,7 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 		if r.stopWake != nil {
 			r.stopWake()
 		}
-		r.wakeCtx, r.stopWake = ctx, context.AfterFunc(ctx, r.wakeUp)
+		r.wakeCtx, r.stopWake = ctx, context.AfterFunc(ctx, r.ctxWake)
 	}
 	res, ok, err := r.readOwnLocked(ctx, id, ch)
 	r.reads.Add(1)
@@ -359,7 +371,7 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 	// message, and not while other calls are pending.
 	hold := r.dir.holds() && r.mayHold(id) && ctx.Err() == nil
 	for {
-		if !r.buffered() && !r.dir.awaitInput(hold) {
+		if !r.buffered() && !r.await(ctx, hold) {
 			// Woken: this caller's ctx has ended, or the session, or the
 			// wake-up was meant for an earlier caller.
 			if !s.isPending(id) {
@@ -396,6 +408,15 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 		s.dispatch(m)
 		hold = false
 	}
+}
+
+// await is dir.awaitInput for a caller whose ctx's end wakes it
+// (ctxWake): false when ctx has ended, or the wait was woken.
+func (r *reader) await(ctx context.Context, hold bool) bool {
+	r.polling.Store(true)
+	ok := ctx.Err() == nil && r.dir.awaitInput(hold)
+	r.polling.Store(false)
+	return ok
 }
 
 // mayHold reports whether call id may wait for its reply holding the
