@@ -11,3 +11,6 @@ func Raws(vs Values) []wire.Raw { return vs.raws }
 // AdapterOf is the adapter under c, for tests of the adapters' answers
 // over a whole Conn.
 func AdapterOf(c *Conn) Adapter { return c.ad }
+
+// AttachCodec gives c the writer of its own writes (Neovim's "later").
+func AttachCodec(c Codec, w RawWriter) { c.attach(w) }
