@@ -40,14 +40,16 @@ func (w *rawSink) take() []byte {
 }
 
 // callsCodec is a Neovim codec that reads the $call requests given as
-// [id, token] pairs, in order, and writes "later" to sink.
+// [id, token] pairs, in order, and writes "later" to sink, bound after
+// it read one (long enough in the tests that answer before it, whatever
+// the machine's load).
 type callsCodec struct {
 	t    *testing.T
 	c    host.Codec
 	sink *rawSink
 }
 
-func newCallsCodec(t *testing.T, calls ...[2]int64) *callsCodec {
+func newCallsCodec(t *testing.T, bound time.Duration, calls ...[2]int64) *callsCodec {
 	var in bytes.Buffer
 	for _, c := range calls {
 		b, err := msgpack.Marshal([]any{0, c[0], protocol.MethodCall, []any{c[1], "m", []any{}}})
@@ -60,6 +62,7 @@ func newCallsCodec(t *testing.T, calls ...[2]int64) *callsCodec {
 	if err != nil {
 		t.Fatal(err)
 	}
+	host.SetCallBound(c, bound)
 	cc := &callsCodec{t: t, c: c, sink: &rawSink{}}
 	host.AttachCodec(c, cc.sink)
 	return cc
@@ -113,7 +116,7 @@ func funcReply(token int, items ...any) []any {
 // FuncReply, so that the notification runs before vigor#request()
 // returns; a later answer is a FuncReply.
 func TestNvimCallAnswers(t *testing.T) {
-	cc := newCallsCodec(t, [2]int64{3, 7}, [2]int64{4, 8})
+	cc := newCallsCodec(t, time.Hour, [2]int64{3, 7}, [2]int64{4, 8})
 	cc.read()
 	checkEqual(t, "the answer", cc.answer(7, &tuple{"hi", nil}), []any{response(3, []any{"hi", nil})})
 	cc.read()
@@ -129,7 +132,7 @@ func TestNvimCallAnswers(t *testing.T) {
 // once rpcrequest() has returned: the answer of an outer call waits for
 // the inner one's response, and comes a bound after it, from the timer.
 func TestNvimCallNested(t *testing.T) {
-	cc := newCallsCodec(t, [2]int64{1, 7}, [2]int64{2, 8})
+	cc := newCallsCodec(t, time.Second, [2]int64{1, 7}, [2]int64{2, 8})
 	cc.read()
 	cc.read()
 	checkEqual(t, "the outer answer, under the inner call", cc.answer(7, &tuple{"out", nil}), []any(nil))
@@ -153,7 +156,7 @@ func (cc *callsCodec) await(n int) []any {
 // timer, and the call under it too, a bound after; their answers are
 // FuncReplies.
 func TestNvimCallLater(t *testing.T) {
-	cc := newCallsCodec(t, [2]int64{1, 7}, [2]int64{2, 8})
+	cc := newCallsCodec(t, time.Millisecond, [2]int64{1, 7}, [2]int64{2, 8})
 	cc.read()
 	cc.read()
 	checkEqual(t, "the timer's writes", cc.await(2), []any{later(2), later(1)})
@@ -166,7 +169,7 @@ func TestNvimCallLater(t *testing.T) {
 // written, and has no fallback, still gives Neovim's request its
 // response: "later".
 func TestNvimCallOddAnswers(t *testing.T) {
-	cc := newCallsCodec(t, [2]int64{1, 7}, [2]int64{2, 8})
+	cc := newCallsCodec(t, time.Hour, [2]int64{1, 7}, [2]int64{2, 8})
 	cc.read()
 	checkEqual(t, "a String answer", cc.answer(7, "odd"), []any{later(1), funcReply(7, "odd")})
 	cc.read()
