@@ -15,7 +15,8 @@
 " 'calls': <1 while vigor#request() waits in rpcrequest() on it>}.
 " process.vim adds 'ended' (why the process went, for a request's error)
 " and 'closed' (its channel is done); the fast path of vigor#request()
-" (autoload/vigor.vim) reads 'chan' and 'calls', request.vim 'ended'.
+" (autoload/vigor.vim) reads 'chan' and sets 'calls', request.vim reads
+" 'ended'.
 " callbacks: {'stderr': {lines -> ...}, 'exit': {status -> ...}, 'closed':
 " ...}: Neovim calls nothing when an RPC channel closes, so 'closed' is
 " not used; a request or the request_async watch (outbox.vim) finds out
@@ -23,8 +24,8 @@
 "
 " The rest of the answer protocol on Neovim: vigor#request() sends $call
 " with rpcrequest() in autoload/vigor.vim, and goes on here (target(),
-" rest()) when it leaves its fast path; an answer that comes later comes
-" through host#reply() (the name the SDK calls, host.vim).
+" call(), rest()) when it leaves its fast path; an answer that comes
+" later comes through host#reply() (the name the SDK calls, host.vim).
 
 let s:state = vigor#_internal#request#state()
 let s:replies = vigor#_internal#host#replies()
