@@ -142,13 +142,11 @@ func (e *Editor) sendCall(token int64, method string, args []any) error {
 		e.open = append(e.open, token)
 	}
 	e.mu.Unlock()
-	var buf bytes.Buffer
-	enc := msgpack.NewEncoder(&buf)
-	enc.UseCompactInts(true)
-	if err := enc.Encode(msg); err != nil {
-		return fmt.Errorf("fakeeditor: %w", err)
+	b, err := nvimFrame(msg)
+	if err != nil {
+		return err
 	}
-	_, err := e.toPlugin.Write(buf.Bytes())
+	_, err = e.toPlugin.Write(b)
 	return err
 }
 
@@ -182,16 +180,25 @@ func (e *Editor) response(msg []any) error {
 }
 
 func (e *Editor) sendNvim(v any) error {
+	b, err := nvimFrame(v)
+	if err != nil {
+		return err
+	}
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	_, err = e.toPlugin.Write(b)
+	return err
+}
+
+// nvimFrame encodes the message v as Neovim does.
+func nvimFrame(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := msgpack.NewEncoder(&buf)
 	enc.UseCompactInts(true)
 	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("fakeeditor: %w", err)
+		return nil, fmt.Errorf("fakeeditor: %w", err)
 	}
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	_, err := e.toPlugin.Write(buf.Bytes())
-	return err
+	return buf.Bytes(), nil
 }
 
 // nvimValue turns what the loose decoder returns into the editor's

@@ -290,7 +290,7 @@ func (c *nvimCodec) AppendResponse(b []byte, id int64, result any) ([]byte, erro
 		return c.Codec.AppendResponse(b, id, result)
 	}
 	token := -id
-	out, found, err := c.calls.answer(b, token, func(b []byte, id int64, later bool) ([]byte, error) {
+	out, found := c.calls.answer(b, token, func(b []byte, id int64, later bool) ([]byte, error) {
 		if !later && isList(result) {
 			return c.appendAnswer(b, id, result, c.appendResult)
 		}
@@ -300,7 +300,7 @@ func (c *nvimCodec) AppendResponse(b []byte, id int64, result any) ([]byte, erro
 		return c.appendAnswer(b, token, result, c.appendReply)
 	})
 	if found {
-		return out, err
+		return out, nil
 	}
 	return c.appendAnswer(b, token, result, c.appendReply)
 }

@@ -98,7 +98,7 @@ func (c *calls) noted() {
 // and the FuncReply with v when later is true. found is false when token
 // is not on the stack (a MethodRequest, or a call whose "later" is
 // written): the answer is then a FuncReply, for the caller to append.
-func (c *calls) answer(b []byte, token int64, appendAnswer func(b []byte, id int64, later bool) ([]byte, error)) (out []byte, found bool, err error) {
+func (c *calls) answer(b []byte, token int64, appendAnswer func(b []byte, id int64, later bool) ([]byte, error)) (out []byte, found bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	i := len(c.stack) - 1
@@ -108,30 +108,32 @@ func (c *calls) answer(b []byte, token int64, appendAnswer func(b []byte, id int
 	if i < 0 {
 		// A FuncReply does not count as a notification: whenever Neovim
 		// runs it, it only keeps the answer for its wait.
-		return b, false, nil
+		return b, false
 	}
 	e := &c.stack[i]
 	later := e.notes != c.notes
 	if i < len(c.stack)-1 {
 		// Under the top: keep the answer for when it is the top.
-		e.answer, err = appendOr(nil, e.id, later, appendAnswer)
-		return b, true, err
+		e.answer = appendOr(nil, e.id, later, appendAnswer)
+		return b, true
 	}
-	b, err = appendOr(b, e.id, later, appendAnswer)
+	b = appendOr(b, e.id, later, appendAnswer)
 	c.pop()
-	return b, true, err
+	return b, true
 }
 
 // appendOr appends the answer, or "later" when it cannot be written, so
 // that Neovim's rpcrequest() returns whatever happens (the runtime then
 // waits for the answer as for any that is late, and can be interrupted).
-func appendOr(b []byte, id int64, later bool, appendAnswer func(b []byte, id int64, later bool) ([]byte, error)) ([]byte, error) {
+// The error is dropped: with it the session would drop the write, and
+// the answer is lost either way (a Fallible answer has a fallback).
+func appendOr(b []byte, id int64, later bool, appendAnswer func(b []byte, id int64, later bool) ([]byte, error)) []byte {
 	start := len(b)
 	out, err := appendAnswer(b, id, later)
 	if err != nil {
-		return appendLater(out[:start], id), err
+		return appendLater(out[:start], id)
 	}
-	return out, nil
+	return out
 }
 
 // pop takes the top off the stack, after its response. The timer then

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -174,8 +173,8 @@ func TestNvimCallOddAnswers(t *testing.T) {
 	checkEqual(t, "a String answer", cc.answer(7, "odd"), []any{later(1), funcReply(7, "odd")})
 	cc.read()
 	b, err := cc.c.AppendResponse(nil, -8, []any{make(chan int), nil})
-	if err == nil || !strings.Contains(err.Error(), "chan") {
-		t.Errorf("the error of an answer that cannot be written: %v", err)
+	if err != nil {
+		t.Errorf("an answer that cannot be written: %v, want no error, so that the session writes the later", err)
 	}
 	checkEqual(t, "what it writes", messages(t, b), []any{later(2)})
 }
