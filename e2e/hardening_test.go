@@ -226,6 +226,21 @@ func TestMessagesBeforeReply(t *testing.T) {
 	})
 }
 
+// What a handler has the editor run without waiting, a notification that
+// calls the plugin again, has run when its request returns, also while a
+// goroutine of the handler calls back into the plugin meanwhile: three
+// requests of one channel whose answers cross.
+func TestNotificationBeforeReply(t *testing.T) {
+	each(t, hard(), func(t *testing.T, ed *editortest.Editor) {
+		waitLoaded(t, ed, "vhard")
+		ed.MustExec(t, "let g:hard_notes = {}")
+		for i := range 30 {
+			got := ed.MustEval(t, fmt.Sprintf("[vigor#request('vhard', 'notifythen', ['k%d', %d]), get(g:hard_notes, 'k%d', -1)]", i, i, i))
+			mustEqual(t, ed, fmt.Sprintf("round %d: [answer, note]", i), got, []any{int64(i * 10), int64(i * 10)})
+		}
+	})
+}
+
 // After a crash, a request waits for the restart instead of failing, and
 // request_async queues: nothing throws, and exactly one callback runs.
 func TestRequestsAfterCrash(t *testing.T) {

@@ -6,7 +6,7 @@ package protocol
 // Version is the protocol version that this SDK and runtime speak. The
 // runtime passes its version in EnvProtocol; the plugin reports its own in
 // its ready message, and a mismatch fails the load with a clear message.
-// Keep it in sync with s:PROTOCOL in autoload/vigor/_internal/plugin.vim
+// Keep it in sync with s:PROTOCOL in autoload/vigor/_internal/process.vim
 // (a test checks).
 const Version = 2
 

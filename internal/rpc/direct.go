@@ -36,9 +36,10 @@ import (
 //     lets the baton go (drain), so that those messages do not wait for
 //     Run to come back from its pause.
 //   - Between messages a caller blocks only in poll(2) (awaitInput),
-//     which wakeUp ends when its ctx ends (ctxWake) or the session
-//     does. So it stops at once, without having read part of a message: the stream stays in
-//     step, and whoever reads next reads its reply and drops it. Inside a
+//     which wakeUp ends when its ctx ends (ctxWake) or the session does.
+//     So it stops at once, without having read part of a message: the
+//     stream stays in step, and whoever reads next reads its reply and
+//     drops it. Inside a
 //     message a read may block until the rest comes: the editor writes
 //     each message whole (with Vim, the newline after it included).
 //   - Holding: with one CPU and one P (direct.hold), a caller's first

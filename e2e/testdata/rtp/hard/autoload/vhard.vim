@@ -5,6 +5,11 @@ function! vhard#reenter(i, ms) abort
   return vigor#request('vhard', 'leaf', [a:i, a:ms])
 endfunction
 
+" Keeps in g:hard_notes[key] what leaf answers for i.
+function! vhard#note(key, i) abort
+  let g:hard_notes[a:key] = vigor#request('vhard', 'leaf', [a:i])
+endfunction
+
 function! vhard#deep(n) abort
   return vigor#request('vhard', 'deep', [a:n]) + 1
 endfunction

@@ -66,6 +66,25 @@ func setup(ctx context.Context, p *vigor.Plugin) error {
 		return out, nil
 	})
 
+	// notifythen has the editor run vhard#note(key, i) without waiting
+	// (a notification, which calls the plugin again), while a goroutine
+	// calls back into the plugin through the editor, and answers what
+	// that call got.
+	p.Handle("notifythen", func(ctx context.Context, key string, i int) (int, error) {
+		var got int
+		var err error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			got, err = vigor.CallAs[int](ctx, p, "vhard#reenter", i, 0)
+		}()
+		if nerr := p.Notify(ctx, "vhard#note", key, i); nerr != nil {
+			return 0, nerr
+		}
+		<-done
+		return got, err
+	})
+
 	// deep recurses through the editor: deep(n) calls vhard#deep(n-1), which
 	// calls deep(n-1) and adds 1.
 	p.Handle("deep", func(ctx context.Context, n int) (int, error) {
