@@ -228,8 +228,10 @@ func TestMessagesBeforeReply(t *testing.T) {
 
 // What a handler has the editor run without waiting, a notification that
 // calls the plugin again, has run when its request returns, also while a
-// goroutine of the handler calls back into the plugin meanwhile: three
-// requests of one channel whose answers cross.
+// goroutine of the handler calls back into the plugin meanwhile; and the
+// answers that cross stay in order (on Neovim the request is an
+// rpcrequest() that the plugin answers, and one made meanwhile on the
+// same channel is not: a response out of order closes the channel).
 func TestNotificationBeforeReply(t *testing.T) {
 	each(t, hard(), func(t *testing.T, ed *editortest.Editor) {
 		waitLoaded(t, ed, "vhard")

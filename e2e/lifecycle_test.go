@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vigorvim/vigor/internal/editortest"
+	"github.com/vigorvim/vigor/internal/protocol"
 )
 
 const pre, post, fail = "VigorPluginPre", "VigorPluginPost", "VigorPluginFail"
@@ -154,7 +155,7 @@ func TestLoadFailures(t *testing.T) {
 			"[vigor] broken: build failed: " + brokenMain + ":8:2: undefined: undefinedFunction",
 			"[vigor] badsetup: failed to load: cannot find the config file",
 			"[vigor] notsdk: the process exited with status 5 (fatal error: this program is not a plugin)",
-			"[vigor] oldproto: it speaks protocol 0 but this Vigor speaks 2",
+			"[vigor] oldproto: it speaks protocol 0 but this Vigor speaks " + strconv.Itoa(protocol.Version),
 			"[vigor] skipped " + filepath.Join(rtp("badname")[0], "vigor", "bad.name"),
 		} {
 			if !strings.Contains(msgs, want) {

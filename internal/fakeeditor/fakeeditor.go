@@ -17,8 +17,13 @@
 //     come through the legacy helper and global functions with "g:"; large
 //     messages come in chunks; an error of a "call" command without id is
 //     silent, as Vim runs channel commands with errors silenced.
-//   - Neovim: a request is the notification $request [token, method,
-//     params], answered by notifying FuncReply(token, result, error); the
+//   - Neovim: a request is the request $call [token, method, params] of
+//     rpcrequest(), with the token as its id, answered with [result,
+//     error], or with 0 ("later") and then by notifying FuncReply(token,
+//     result, error); while a $call is open, a request is the
+//     notification $request with the same params, answered by FuncReply;
+//     as Neovim, the fake stops at a response that is not for the last of
+//     its $calls still open; the
 //     plugin's requests of nvim_call_function are answered with the result,
 //     or with [0, message] in the error slot; a notification whose function
 //     fails gets nvim_error_event [0, message], as Neovim sends it.
@@ -191,7 +196,11 @@ type Editor struct {
 	// calls holds the recorded calls that Next has not taken.
 	token   int64
 	replies map[int64]chan Reply
-	calls   []Call
+	// open holds the ids of the $call requests without their response,
+	// in the order they were written (Neovim's stack of rpcrequest()s):
+	// a response must be for the last.
+	open  []int64
+	calls []Call
 	// runners holds the goroutines (by id) whose Answer runs: each is
 	// added by itself before it calls Answer and removed after.
 	runners map[uint64]struct{}
@@ -322,7 +331,7 @@ func (e *Editor) RequestAsync(method string, args ...any) <-chan Reply {
 	if e.vim {
 		err = e.sendVim([]any{token, []any{method, args}})
 	} else {
-		err = e.sendNvim([]any{2, protocol.MethodRequest, []any{token, method, args}})
+		err = e.sendCall(token, method, args)
 	}
 	if err != nil {
 		e.mu.Lock()

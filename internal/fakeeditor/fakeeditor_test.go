@@ -209,15 +209,21 @@ func TestVimChunks(t *testing.T) {
 	}
 }
 
-// Neovim: a request is the notification $request, answered by notifying
-// FuncReply; calls are answered in the response; a failed notification
-// gets nvim_error_event; nvim_call_atomic runs as a batch.
+// Neovim: a request is the request $call, answered in its response or,
+// after the response "later", by notifying FuncReply; calls are answered
+// in the response; a failed notification gets nvim_error_event;
+// nvim_call_atomic runs as a batch.
 func TestNvim(t *testing.T) {
 	p := start(t, Options{Editor: Nvim, Answer: answers})
 	ch := p.e.RequestAsync("greet", "you")
-	check(t, "the request", p.msg(), []any{int64(2), "$request", []any{int64(1), "greet", []any{"you"}}})
-	p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{1, "Hello!", nil}}})
+	check(t, "the request", p.msg(), []any{int64(0), int64(1), "$call", []any{int64(1), "greet", []any{"you"}}})
+	p.writeMsgpack([]any{1, 1, nil, []any{"Hello!", nil}})
 	check(t, "the reply", <-ch, Reply{Result: "Hello!"})
+	ch = p.e.RequestAsync("greet", "me")
+	check(t, "the second request", p.msg(), []any{int64(0), int64(2), "$call", []any{int64(2), "greet", []any{"me"}}})
+	p.writeMsgpack([]any{1, 2, nil, 0})
+	p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{2, "Hi!", nil}}})
+	check(t, "the later reply", <-ch, Reply{Result: "Hi!"})
 	p.writeMsgpack([]any{0, 7, "nvim_call_function", []any{"strlen", []any{"abcd"}}})
 	check(t, "the response", p.msg(), []any{int64(1), int64(7), nil, int64(4)})
 	p.writeMsgpack([]any{0, 8, "nvim_call_function", []any{"Nope", []any{}}})
@@ -272,6 +278,26 @@ func TestNvimLuaBatchAndBodies(t *testing.T) {
 	check(t, "the body", p.msg(), []any{int64(1), int64(3), "odd", nil})
 }
 
+// While a $call is open, a request is the notification $request; a
+// response that is not for a $call open stops the fake, as Neovim closes
+// the channel.
+func TestNvimOneCallOpen(t *testing.T) {
+	p := start(t, Options{Editor: Nvim})
+	a := p.e.RequestAsync("a")
+	check(t, "the first request", p.msg(), []any{int64(0), int64(1), "$call", []any{int64(1), "a", []any{}}})
+	b := p.e.RequestAsync("b")
+	check(t, "the second request", p.msg(), []any{int64(2), "$request", []any{int64(2), "b", []any{}}})
+	p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{2, "B", nil}}})
+	check(t, "the second reply", <-b, Reply{Result: "B"})
+	p.writeMsgpack([]any{1, 1, nil, []any{"A", nil}})
+	check(t, "the first reply", <-a, Reply{Result: "A"})
+	p.writeMsgpack([]any{1, 1, nil, []any{"A", nil}})
+	<-p.e.Done()
+	if err := p.e.Err(); err == nil || !strings.Contains(err.Error(), "only one for the last") {
+		t.Fatalf("the fake ended with %v", err)
+	}
+}
+
 // An editor function that calls the plugin lets the editor read on, as
 // the editor's nested wait does; the answers come inside out.
 func TestNested(t *testing.T) {
@@ -281,8 +307,8 @@ func TestNested(t *testing.T) {
 		return r.Result, err
 	}})
 	p.writeMsgpack([]any{0, 1, "nvim_call_function", []any{"Outer", []any{}}})
-	check(t, "the nested request", p.msg(), []any{int64(2), "$request", []any{int64(1), "inner", []any{}}})
-	p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{1, "in", nil}}})
+	check(t, "the nested request", p.msg(), []any{int64(0), int64(1), "$call", []any{int64(1), "inner", []any{}}})
+	p.writeMsgpack([]any{1, 1, nil, []any{"in", nil}})
 	check(t, "the outer answer", p.msg(), []any{int64(1), int64(1), nil, "in"})
 }
 
@@ -305,11 +331,11 @@ func TestRequestDuringCall(t *testing.T) {
 	p.writeMsgpack([]any{2, "nvim_call_function", []any{"Slow", []any{}}})
 	<-started
 	ch := p.e.RequestAsync("req")
-	check(t, "the request", p.msg(), []any{int64(2), "$request", []any{int64(1), "req", []any{}}})
+	check(t, "the request", p.msg(), []any{int64(0), int64(1), "$call", []any{int64(1), "req", []any{}}})
 	wrote := make(chan struct{})
 	go func() { // the read loop reads it once Slow has ended
 		defer close(wrote)
-		p.writeMsgpack([]any{2, "nvim_call_function", []any{protocol.FuncReply, []any{1, "r", nil}}})
+		p.writeMsgpack([]any{1, 1, nil, []any{"r", nil}})
 	}()
 	select {
 	case r := <-ch:

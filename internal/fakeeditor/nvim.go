@@ -71,8 +71,13 @@ func (e *Editor) readNvim(br *bufio.Reader) error {
 					_ = e.sendNvim([]any{2, "nvim_error_event", []any{0, err.Error()}})
 				}
 			})
+		case kind == 1 && len(msg) == 4:
+			// [1, id, error, result]: the response to a $call.
+			if err := e.response(msg); err != nil {
+				return err
+			}
 		case kind == 1:
-			return fmt.Errorf("the plugin sent the response %.100v to a request that Neovim did not make", msg)
+			return fmt.Errorf("Neovim cannot read the response %.100v", msg)
 		default:
 			return fmt.Errorf("Neovim cannot read %.100v", v)
 		}
@@ -122,17 +127,78 @@ func (e *Editor) nvimRun(method string, params []any, request bool) (any, error)
 	return e.opts.Answer(method, params)
 }
 
+// sendCall sends the request $call [token, method, args], with the token
+// as its id, and counts it open until its response comes; or, while one
+// is open, the notification $request with the same params, as the
+// runtime does.
+func (e *Editor) sendCall(token int64, method string, args []any) error {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	e.mu.Lock()
+	open := len(e.open) > 0
+	msg := []any{2, protocol.MethodRequest, []any{token, method, args}}
+	if !open {
+		msg = []any{0, token, protocol.MethodCall, []any{token, method, args}}
+		e.open = append(e.open, token)
+	}
+	e.mu.Unlock()
+	b, err := nvimFrame(msg)
+	if err != nil {
+		return err
+	}
+	_, err = e.toPlugin.Write(b)
+	return err
+}
+
+// response takes the response [1, id, error, result] to a $call: the
+// answer [result, error], or "later" (anything else), whose answer comes
+// as FuncReply. A response that is not for the last request open makes
+// Neovim close the channel.
+func (e *Editor) response(msg []any) error {
+	id, _ := msg[1].(int64)
+	e.mu.Lock()
+	n := len(e.open)
+	if n == 0 || e.open[n-1] != id {
+		open := append([]int64(nil), e.open...)
+		e.mu.Unlock()
+		return fmt.Errorf("the plugin sent the response %.100v, but the requests open are %v: Neovim takes only one for the last", msg, open)
+	}
+	e.open = e.open[:n-1]
+	e.mu.Unlock()
+	if msg[2] != nil {
+		e.deliver(id, nil, fmt.Sprintf("Error invoking '%s': %v", protocol.MethodCall, msg[2]))
+		return nil
+	}
+	if pair, ok := msg[3].([]any); ok {
+		if len(pair) == 2 {
+			e.deliver(id, pair[0], pair[1])
+		} else {
+			e.deliver(id, nil, fmt.Sprintf("unexpected reply %v", pair))
+		}
+	}
+	return nil
+}
+
 func (e *Editor) sendNvim(v any) error {
+	b, err := nvimFrame(v)
+	if err != nil {
+		return err
+	}
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	_, err = e.toPlugin.Write(b)
+	return err
+}
+
+// nvimFrame encodes the message v as Neovim does.
+func nvimFrame(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := msgpack.NewEncoder(&buf)
 	enc.UseCompactInts(true)
 	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("fakeeditor: %w", err)
+		return nil, fmt.Errorf("fakeeditor: %w", err)
 	}
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	_, err := e.toPlugin.Write(buf.Bytes())
-	return err
+	return buf.Bytes(), nil
 }
 
 // nvimValue turns what the loose decoder returns into the editor's

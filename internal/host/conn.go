@@ -101,6 +101,7 @@ func Open(cfg Config) (*Conn, error) {
 	c.remind.Hook(&opts)
 	c.sess = rpc.New(codec, NewWriter(cfg.Editor, cfg.Out), opts)
 	c.remind.Attach(c.sess)
+	codec.attach(c.sess)
 	c.Editor = Editor{ad: codec.adapter(c.sess), codec: codec}
 	return c, nil
 }

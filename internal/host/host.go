@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/vigorvim/vigor/internal/codec/msgpackrpc"
 	"github.com/vigorvim/vigor/internal/codec/vimjson"
 	"github.com/vigorvim/vigor/internal/rpc"
 	"github.com/vigorvim/vigor/internal/wire"
@@ -68,6 +67,10 @@ type Codec interface {
 	// to a request (Reminder), or nil when the editor needs none.
 	Wake() func(b []byte, id int64) []byte
 	adapter(c Caller) Adapter
+	// attach gives the codec the session that reads and writes through
+	// it, before the session runs, for what it writes of its own
+	// (Neovim's late responses, calls).
+	attach(w RawWriter)
 }
 
 // NewCodec returns the codec that host ("vim" or "nvim") speaks to a
@@ -80,7 +83,7 @@ func NewCodec(host, vimCalls, plugin, instance string, r io.Reader) (Codec, erro
 	case "vim":
 		return newVimCodec(r, vimCalls, plugin, instance)
 	case "nvim":
-		return &nvimCodec{Codec: msgpackrpc.New(r)}, nil
+		return newNvimCodec(r), nil
 	}
 	return nil, fmt.Errorf("unknown editor %q (want vim or nvim)", host)
 }

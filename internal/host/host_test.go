@@ -1156,11 +1156,13 @@ func TestVimAnswer(t *testing.T) {
 	}
 }
 
-// On Neovim, the runtime's vigor#request() is the notification
-// protocol.MethodRequest [token, method, params]: read as the request
-// -token, answered by notifying nvim_call_function(protocol.FuncReply,
-// [token, result, error]). What is wrong with one after its token is
-// readable leaves a request, which the session answers.
+// On Neovim, the runtime's vigor#request() is the request
+// protocol.MethodCall [token, method, params], or, nested, the
+// notification protocol.MethodRequest with the same params: read as the
+// request -token. What is wrong with one after its token is readable leaves that
+// request, which the session answers; before, Neovim's. An answer to a
+// call whose response has been written goes by notifying
+// nvim_call_function(protocol.FuncReply, [token, result, error]).
 func TestNvimRequest(t *testing.T) {
 	frame := func(v any) string {
 		b, err := msgpack.Marshal(v)
@@ -1178,13 +1180,17 @@ func TestNvimRequest(t *testing.T) {
 		err = c.ReadMessage(&m)
 		return m, err
 	}
-	m, err := read([]any{2, protocol.MethodRequest, []any{7, "greet", []any{"CI", 1}}})
+	m, err := read([]any{0, 3, protocol.MethodCall, []any{7, "greet", []any{"CI", 1}}})
 	if err != nil || m.Kind != wire.Request || m.ID != -7 || m.Method != "greet" || len(m.Params) != 2 {
 		t.Errorf("the request reads as %+v (%v), want the request -7 of greet with 2 params", m, err)
 	}
-	m, err = read([]any{2, "other", []any{7}})
-	if err != nil || m.Kind != wire.Notification || m.Method != "other" {
-		t.Errorf("another notification reads as %+v (%v)", m, err)
+	m, err = read([]any{2, protocol.MethodRequest, []any{8, "greet", []any{"CI"}}})
+	if err != nil || m.Kind != wire.Request || m.ID != -8 || m.Method != "greet" || len(m.Params) != 1 {
+		t.Errorf("the nested request reads as %+v (%v), want the request -8 of greet with 1 param", m, err)
+	}
+	m, err = read([]any{2, protocol.MethodCall, []any{7, "greet", []any{}}})
+	if err != nil || m.Kind != wire.Notification || m.Method != protocol.MethodCall {
+		t.Errorf("a notification of the name reads as %+v (%v)", m, err)
 	}
 	for _, tc := range []struct {
 		params  any
@@ -1197,12 +1203,16 @@ func TestNvimRequest(t *testing.T) {
 		{[]any{7, 1, []any{}}, true, "the method name is not a String"},
 		{[]any{7, "greet", "CI"}, true, `the params of "greet" are not a List`},
 	} {
-		m, err := read([]any{2, protocol.MethodRequest, tc.params})
+		m, err := read([]any{0, 3, protocol.MethodCall, tc.params})
 		if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("%v: err = %v, want %q", tc.params, err, tc.msg)
 		}
-		if got := m.Kind == wire.Request && m.ID == -7; got != tc.request {
-			t.Errorf("%v: read as %v %d, want a request: %v", tc.params, m.Kind, m.ID, tc.request)
+		want := int64(3)
+		if tc.request {
+			want = -7
+		}
+		if m.Kind != wire.Request || m.ID != want {
+			t.Errorf("%v: read as %v %d, want the request %d", tc.params, m.Kind, m.ID, want)
 		}
 	}
 

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -192,14 +193,22 @@ func (n *Nvim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
 }
 
 // nvimCodec is Neovim's msgpack-RPC channel (msgpackrpc) with Vigor's
-// protocol on top: the runtime sends vigor#request() as the notification
-// protocol.MethodRequest [token, method, params], which nvimCodec reads as
-// a request with id -token, and answers it by notifying
-// nvim_call_function(protocol.FuncReply, [token, result, error]).
+// protocol on top: the runtime sends vigor#request() as the request
+// protocol.MethodCall [token, method, params] of rpcrequest(), or, while
+// one is open on the channel, as the notification protocol.MethodRequest
+// with the same params; nvimCodec reads either as the request -token. It
+// answers a MethodCall with a response of [result, error], or with
+// "later" and then as a MethodRequest: by notifying
+// nvim_call_function(protocol.FuncReply, [token, result, error]) (calls).
 // msgpack-RPC ids of real requests are never negative, so the two cannot
 // meet.
 type nvimCodec struct {
 	*msgpackrpc.Codec
+	calls calls
+}
+
+func newNvimCodec(r io.Reader) *nvimCodec {
+	return &nvimCodec{Codec: msgpackrpc.New(r), calls: calls{bound: callBound}}
 }
 
 // RequestID implements Codec: -token.
@@ -211,21 +220,35 @@ func (c *nvimCodec) Wake() func(b []byte, id int64) []byte { return nil }
 
 func (c *nvimCodec) adapter(cl Caller) Adapter { return &Nvim{c: cl, codec: c} }
 
+func (c *nvimCodec) attach(w RawWriter) { c.calls.attach(w) }
+
 // ReadMessage implements wire.Codec.
 func (c *nvimCodec) ReadMessage(m *wire.Message) error {
-	if err := c.Codec.ReadMessage(m); err != nil || m.Kind != wire.Notification || m.Method != protocol.MethodRequest {
+	if err := c.Codec.ReadMessage(m); err != nil {
 		return err
 	}
-	return c.asRequest(m)
+	switch {
+	case m.Kind == wire.Request && m.Method == protocol.MethodCall:
+		return c.asRequest(m, true)
+	case m.Kind == wire.Notification && m.Method == protocol.MethodRequest:
+		return c.asRequest(m, false)
+	}
+	return nil
 }
 
-// asRequest turns m, a protocol.MethodRequest notification whose params
-// are [token, method, [params...]], into the request -token. Once the
-// token is read, an error leaves m a request, which the session answers
-// with what is wrong.
-func (c *nvimCodec) asRequest(m *wire.Message) error {
-	bad := func(what string) error {
-		return fmt.Errorf("%w: %s of a %s notification", wire.ErrMalformed, what, protocol.MethodRequest)
+// asRequest turns m, a protocol.MethodCall request (call) or
+// protocol.MethodRequest notification whose params are [token, method,
+// [params...]], into the request -token. Once the token is read, an error
+// leaves m a request, which the session answers with what is wrong;
+// before, m stays what it was (a MethodCall is then answered as
+// Neovim's request).
+func (c *nvimCodec) asRequest(m *wire.Message, call bool) error {
+	what := protocol.MethodRequest + " notification"
+	if call {
+		what = protocol.MethodCall + " request"
+	}
+	bad := func(msg string) error {
+		return fmt.Errorf("%w: %s of a %s", wire.ErrMalformed, msg, what)
 	}
 	if len(m.Params) != 3 {
 		return bad("the params are not [token, method, params]")
@@ -233,6 +256,9 @@ func (c *nvimCodec) asRequest(m *wire.Message) error {
 	var token int64
 	if c.TypeName(m.Params[0]) != "Number" || c.Unmarshal(m.Params[0], &token) != nil || token <= 0 {
 		return bad("the token is not a positive Number")
+	}
+	if call {
+		c.calls.read(token, m.ID)
 	}
 	m.Kind, m.ID, m.Method = wire.Request, -token, ""
 	if t := c.TypeName(m.Params[1]); t != "String" && t != "Blob" || c.Unmarshal(m.Params[1], &m.Method) != nil {
@@ -248,21 +274,58 @@ func (c *nvimCodec) asRequest(m *wire.Message) error {
 	return nil
 }
 
+// AppendNotification implements wire.Codec.
+func (c *nvimCodec) AppendNotification(b []byte, method string, params []any) ([]byte, error) {
+	b, err := c.Codec.AppendNotification(b, method, params)
+	if err == nil {
+		c.calls.noted()
+	}
+	return b, err
+}
+
 // AppendResponse implements wire.Codec. The answer to the request -token
-// is the notification nvim_call_function(protocol.FuncReply, [token,
-// result, error]).
+// is its response or a FuncReply (calls).
 func (c *nvimCodec) AppendResponse(b []byte, id int64, result any) ([]byte, error) {
 	if id >= 0 {
 		return c.Codec.AppendResponse(b, id, result)
 	}
+	token := -id
+	out, found := c.calls.answer(b, token, func(b []byte, id int64, later bool) ([]byte, error) {
+		if !later && isList(result) {
+			return c.appendAnswer(b, id, result, c.appendResult)
+		}
+		// A response that is not a List reads as "later": such an answer
+		// goes as a FuncReply, as the runtime takes any.
+		b = appendLater(b, id)
+		return c.appendAnswer(b, token, result, c.appendReply)
+	})
+	if found {
+		return out, nil
+	}
+	return c.appendAnswer(b, token, result, c.appendReply)
+}
+
+// isList reports whether result, or its value when it is a
+// wire.Fallible, is a List.
+func isList(result any) bool {
+	if f, ok := result.(wire.Fallible); ok {
+		result = f.Value()
+	}
+	_, ok := result.([]any)
+	return ok
+}
+
+// appendAnswer appends result with appendV, or its fallback when it
+// cannot be written.
+func (c *nvimCodec) appendAnswer(b []byte, n int64, result any, appendV func([]byte, int64, any) ([]byte, error)) ([]byte, error) {
 	f, fallible := result.(wire.Fallible)
 	if !fallible {
-		return c.appendReply(b, -id, result)
+		return appendV(b, n, result)
 	}
 	start := len(b)
-	out, err := c.appendReply(b, -id, f.Value())
+	out, err := appendV(b, n, f.Value())
 	if err != nil {
-		out, err = c.appendReply(out[:start], -id, f.Fallback(err))
+		out, err = appendV(out[:start], n, f.Fallback(err))
 	}
 	return out, err
 }
@@ -287,6 +350,26 @@ func (c *nvimCodec) appendReply(b []byte, token int64, v any) ([]byte, error) {
 	b = msgpackrpc.AppendString(b, protocol.FuncReply)
 	b = msgpackrpc.AppendArrayLen(b, n)
 	b = msgpackrpc.AppendInt(b, token)
+	return c.appendItems(b, v)
+}
+
+// appendResult writes the response [1, id, nil, v] of a call.
+func (c *nvimCodec) appendResult(b []byte, id int64, v any) ([]byte, error) {
+	b = msgpackrpc.AppendArrayLen(b, 4)
+	b = msgpackrpc.AppendInt(b, 1)
+	b = msgpackrpc.AppendInt(b, id)
+	b = append(b, nilByte)
+	if items, spread := v.([]any); spread {
+		b = msgpackrpc.AppendArrayLen(b, len(items))
+	}
+	return c.appendItems(b, v)
+}
+
+// appendItems writes the items of v when it is a List (the reply tuple
+// [result, error]), else v, each as deep as in a FuncReply: a value that
+// can be sent in one can be sent in the other.
+func (c *nvimCodec) appendItems(b []byte, v any) ([]byte, error) {
+	items, spread := v.([]any)
 	if !spread {
 		return c.AppendValue(b, v, replyLevel)
 	}

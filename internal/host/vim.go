@@ -132,6 +132,8 @@ func (c *vimCodec) Wake() func(b []byte, id int64) []byte { return c.AppendWake 
 
 func (c *vimCodec) adapter(cl Caller) Adapter { return &Vim{c: cl, codec: c, t: c.Transport} }
 
+func (c *vimCodec) attach(RawWriter) {}
+
 // maxKeptReply is the largest reply buffer kept between answers.
 const maxKeptReply = 1 << 20
 

@@ -8,7 +8,7 @@ package protocol
 // its ready message, and a mismatch fails the load with a clear message.
 // Keep it in sync with s:PROTOCOL in autoload/vigor/_internal/process.vim
 // (a test checks).
-const Version = 2
+const Version = 3
 
 // Environment variables that the runtime sets for a plugin process.
 const (
@@ -53,11 +53,20 @@ const (
 	MethodInterrupt = "$interrupt" // notify: [reason|null, budget?] (budget: milliseconds, see FuncStuck)
 	MethodUnload    = "$unload"    // notify: [budget] (milliseconds; see UnloadBudget)
 	MethodStats     = "$stats"     // request: [] -> {rss_kb, calls, rtt_p50_us, rtt_p99_us, goroutines}
-	// MethodRequest carries vigor#request() on Neovim: a notification
-	// [token, method, params], answered by notifying FuncReply(token,
-	// [result, error]). Neovim's own requests cannot be interrupted, and
-	// Neovim closes the channel when nested requests are answered out of
-	// order; see docs/ARCHITECTURE.md, "Requests".
+	// MethodCall carries vigor#request() on Neovim: the request [token,
+	// method, params] of rpcrequest(), answered with the reply tuple
+	// [result, error]; or, when the answer takes long or a notification
+	// of the plugin's went out meanwhile (it would run after rpcrequest()
+	// returns), with the Number 0, "later", and then as a MethodRequest,
+	// whose answer the runtime waits for in a wait that CTRL-C, timers
+	// and other channels can enter. Neovim closes the channel when nested
+	// requests are answered out of order, so the runtime keeps at most
+	// one MethodCall open on a channel: a vigor#request() made while one
+	// is open is a MethodRequest. See docs/ARCHITECTURE.md, "Requests".
+	MethodCall = "$call"
+	// MethodRequest carries a vigor#request() on Neovim whose channel has
+	// a MethodCall open: the notification [token, method, params],
+	// answered by notifying FuncReply(token, [result, error]).
 	MethodRequest = "$request"
 	// MethodPending asks whether the request with a token of
 	// vigor#request() is still running: a notification [token], answered
@@ -122,8 +131,9 @@ const (
 	// them; the runtime says so and restarts the plugin.
 	FuncStuck = "vigor#_internal#plugin#on_stuck" // (name, instance, method, others, budget_ms)
 	// FuncReply takes the answer to a vigor#request(): on Neovim to a
-	// MethodRequest, on Vim to a request [token, [method, params]] (there it
-	// is followed by the wake-up response [token, 0]).
+	// MethodRequest or a MethodCall answered "later", on Vim to a request
+	// [token, [method, params]] (there it is followed by the wake-up
+	// response [token, 0]).
 	FuncReply = "vigor#_internal#host#reply" // (token, [result, error])
 	// FuncPending takes the answer to MethodPending.
 	FuncPending = "vigor#_internal#host#pending" // (token or success_id, running)

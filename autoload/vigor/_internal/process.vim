@@ -16,7 +16,7 @@
 
 " Keep s:PROTOCOL equal to protocol.Version in internal/protocol/protocol.go
 " (a test checks).
-let s:PROTOCOL = 2
+let s:PROTOCOL = 3
 " An unloading plugin has g:vigor#unload_timeout milliseconds for all of
 " its unload, and it is killed this much later (protocol.UnloadGrace; a
 " test checks).
