@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -164,7 +165,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
 	// Nothing is written after serve returns (endWriter).
-	gate := &endWriter{w: out, log: p.log, turn: make(chan struct{}, 1)}
+	gate := &endWriter{w: out, log: p.log}
 	conn, err := host.Open(host.Config{
 		Editor:   hostName,
 		VimCalls: getenv(protocol.EnvVimCalls),
@@ -314,12 +315,11 @@ func (p *Plugin) exitBy(at time.Time) {
 // so a write that comes later (the answer of a handler that the unload
 // left behind, of a call read after the unload's end) is dropped with a
 // log line instead of reaching out. The session writes one message at a
-// time; turn (capacity 1) is held by the write under way, so that end
-// can wait for it.
+// time; mu is held by the write under way, so that end can wait for it.
 type endWriter struct {
 	w     io.Writer
 	log   *slog.Logger
-	turn  chan struct{}
+	mu    sync.Mutex
 	ended atomic.Bool // set by end; no write reaches w after end returns
 }
 
@@ -330,8 +330,8 @@ func (g *endWriter) Write(b []byte) (int, error) {
 	if g.ended.Load() {
 		return g.drop(b)
 	}
-	g.turn <- struct{}{}
-	defer func() { <-g.turn }()
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.ended.Load() {
 		return g.drop(b)
 	}
@@ -358,14 +358,17 @@ func (g *endWriter) drop(b []byte) (int, error) {
 // not read) is left to the exit, and logged.
 func (g *endWriter) end(wait time.Duration) {
 	g.ended.Store(true)
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case g.turn <- struct{}{}:
-		<-g.turn
-	case <-t.C:
-		g.log.Error("a write to the editor was still blocked when the plugin ended", "waited", wait)
+	// A poll, not a wait on a channel: a channel held by each write costs
+	// every write two of its locks, and end comes once.
+	deadline := time.Now().Add(wait)
+	for !g.mu.TryLock() {
+		if time.Now().After(deadline) {
+			g.log.Error("a write to the editor was still blocked when the plugin ended", "waited", wait)
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
+	g.mu.Unlock()
 }
 
 // endWriteWait is how long serve waits, as it returns, for a write to the

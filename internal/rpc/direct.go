@@ -46,8 +46,9 @@ import (
 //     holdFor of waiting is hidden from the runtime, which then neither
 //     hands its P to another thread nor runs anything else of the plugin
 //     (holdInput; on a socket, holdRead reads the reply at once, into
-//     Input.pend, which counts as the codec's buffer: buffered). It holds only after it has let the goroutines that
-//     were ready run, while its call is the only one pending, and until
+//     Input.pend, which counts as the codec's buffer: buffered). It holds
+//     only while its call is the only one pending, after it has let the
+//     goroutines that were ready run at most yieldEvery holds ago, and until
 //     it dispatches a message (mayHold); its ctx's end, a timer's, is seen
 //     after the hold.
 //   - Alone: a call reads its own reply only if no other call was pending
@@ -109,6 +110,9 @@ type reader struct {
 	// message was the reader's own reply, whose values are copied out),
 	// so a call allocates no message. Only the baton's holder touches it.
 	spare *wire.Message
+	// unyielded counts the holds since a caller last yielded (mayHold).
+	// Only the baton's holder touches it.
+	unyielded int
 
 	resume     chan struct{} // capacity 1: a handler ended
 	pauseTimer *time.Timer   // Run's, for pause
@@ -421,13 +425,24 @@ func (r *reader) await(ctx context.Context, hold bool) bool {
 }
 
 // mayHold reports whether call id may wait for its reply holding the
-// processor: it first lets the goroutines that are ready run (with one P
-// they could not while it waits), and then it must be the only call
-// pending, or they would wait for its reply to run again.
+// processor: at least every yieldEvery holds it first lets the goroutines
+// that are ready run (with one P they could not while it waits), and then
+// it must be the only call pending, or they would wait for its reply to
+// run again.
 func (r *reader) mayHold(id int64) bool {
-	runtime.Gosched()
+	if r.unyielded++; r.unyielded >= yieldEvery {
+		r.unyielded = 0
+		runtime.Gosched()
+	}
 	return r.s.onlyPending(id)
 }
+
+// yieldEvery is how many holds may follow one another before a caller lets
+// the goroutines that are ready run: one hold is a round trip (about 15 µs
+// on one CPU), so they wait at most a few of those, and the Gosched,
+// which costs a call on one CPU 1-3% (BENCHMARKS.md, "The wait for a
+// reply"), is paid once for them all.
+const yieldEvery = 8
 
 // buffered reports whether input has been read that the codec has not
 // parsed: in its buffer, or what a hold read (Input.pend).

@@ -407,3 +407,73 @@ func FuzzScannerResumes(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { checkScanner(t, b) })
 }
+
+// checkResponse fails if parseResponse reads frame and parse, the
+// decoder's way, reads it differently.
+func checkResponse(t *testing.T, frame []byte) {
+	t.Helper()
+	var fast wire.Message
+	if !parseResponse(&fast, frame) {
+		return
+	}
+	c := New(bytes.NewReader(nil))
+	var slow wire.Message
+	c.frame.Reset(frame)
+	c.fdec.ResetReader(&c.frame)
+	if err := c.parse(&slow, frame); err != nil {
+		t.Fatalf("% x: the fast path reads %+v, parse fails: %v", frame, fast, err)
+	}
+	if c.frame.Len() != 0 {
+		t.Fatalf("% x: the fast path reads it whole, parse leaves %d bytes", frame, c.frame.Len())
+	}
+	if fast.Kind != slow.Kind || fast.ID != slow.ID || !bytes.Equal(fast.Error, slow.Error) ||
+		(fast.Error == nil) != (slow.Error == nil) || !bytes.Equal(fast.Result, slow.Result) {
+		t.Fatalf("% x: the fast path reads %+v, parse %+v", frame, fast, slow)
+	}
+}
+
+func TestParseResponseMatchesParse(t *testing.T) {
+	enc := func(v ...any) []byte {
+		b, err := msgpack.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	deep := any(1)
+	for range 40 {
+		deep = []any{deep}
+	}
+	read := 0
+	for _, frame := range [][]byte{
+		enc(1, 1, nil, 0),
+		enc(1, 200, nil, "x"),
+		enc(1, 70000, nil, []any{1, "a", nil}),
+		enc(1, int64(1)<<40, nil, map[string]any{"a": 1}),
+		enc(1, -1, nil, 0),
+		enc(1, 7, []any{0, "E117: no"}, nil),
+		enc(1, 7, nil, deep),
+		enc(1, 7, nil, 1.5),
+		{0x94, 0x01, 0x01, 0xc0, 0xd4, 0x00, 0x01}, // an ext result
+		{0x94, 0x01, 0xa1, 'x', 0xc0, 0x00},        // a String id
+		{0x94, 0x01, 0x01, 0xc0},                   // cut short
+		{0x94, 0x01, 0x01, 0xc0, 0x00, 0x00},       // a byte too many
+		{0x93, 0x02, 0xa1, 'x', 0x90},              // a notification
+		enc(0, 1, "m", []any{}),
+	} {
+		var m wire.Message
+		if parseResponse(&m, frame) {
+			read++
+		}
+		checkResponse(t, frame)
+	}
+	if read != 9 {
+		t.Errorf("the fast path read %d of the frames, want 9", read)
+	}
+}
+
+func FuzzParseResponse(f *testing.F) {
+	f.Add([]byte{0x94, 0x01, 0x01, 0xc0, 0x00})
+	f.Add([]byte{0x94, 0x01, 0xcd, 0x01, 0x00, 0x92, 0x00, 0xa1, 'e', 0xc0})
+	f.Fuzz(func(t *testing.T, b []byte) { checkResponse(t, b) })
+}

@@ -109,11 +109,47 @@ func (c *Codec) ReadMessage(m *wire.Message) error {
 	if err != nil {
 		return err
 	}
+	if parseResponse(m, frame) {
+		return nil
+	}
 	c.frame.Reset(frame)
 	c.fdec.ResetReader(&c.frame)
 	err = c.parse(m, frame)
 	c.frame.Reset(nil)
 	return err
+}
+
+// parseResponse parses frame as parse does when it is a response
+// ([1, id, error, result]), without the decoder: the reply of a call, the
+// commonest message, then costs no decoder calls. It returns false for
+// anything else, or anything it does not read whole, which parse then
+// reads (and makes the errors of).
+func parseResponse(m *wire.Message, frame []byte) bool {
+	if len(frame) < 5 || frame[0] != 0x94 || frame[1] != 0x01 {
+		return false
+	}
+	idEnd, items, err := header(frame, 2)
+	if err != nil || items != 0 {
+		return false
+	}
+	id, ok := fastInt(frame[2:idEnd])
+	if !ok {
+		return false
+	}
+	errEnd, err := skip(frame, idEnd)
+	if err != nil {
+		return false
+	}
+	end, err := skip(frame, errEnd)
+	if err != nil || end != len(frame) {
+		return false
+	}
+	m.Kind, m.ID = wire.Response, id
+	if errEnd != idEnd+1 || frame[idEnd] != 0xc0 {
+		m.Error = wire.Raw(frame[idEnd:errEnd:errEnd])
+	}
+	m.Result = wire.Raw(frame[errEnd:end:end])
+	return true
 }
 
 // readFrame reads the next message's bytes. A message is found by skip,
