@@ -438,10 +438,10 @@ func (r *reader) mayHold(id int64) bool {
 }
 
 // yieldEvery is how many holds may follow one another before a caller lets
-// the goroutines that are ready run: one hold is a round trip (about 15 µs
-// on one CPU), so they wait at most a few of those, and the Gosched,
-// which costs a call on one CPU 1-3% (BENCHMARKS.md, "The wait for a
-// reply"), is paid once for them all.
+// the goroutines that are ready run: one hold lasts a round trip, so they
+// wait at most a few round trips, and the Gosched, a visible part of a
+// call's cost on one CPU (BENCHMARKS.md, "The wait for a reply"), is paid
+// once for them all.
 const yieldEvery = 8
 
 // buffered reports whether input has been read that the codec has not
