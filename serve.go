@@ -165,7 +165,7 @@ func serve(ctx context.Context, getenv func(string) string, in io.Reader, out io
 	release := time.AfterFunc(time.Hour, p.releaseMemory)
 	release.Stop()
 	// Nothing is written after serve returns (endWriter).
-	gate := &endWriter{w: out, log: p.log}
+	gate := &endWriter{w: fastOut(out), log: p.log}
 	conn, err := host.Open(host.Config{
 		Editor:   hostName,
 		VimCalls: getenv(protocol.EnvVimCalls),

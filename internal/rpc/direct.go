@@ -317,12 +317,12 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 		}
 		r.wakeCtx, r.stopWake = ctx, context.AfterFunc(ctx, r.ctxWake)
 	}
-	res, ok, err := r.readOwnLocked(ctx, id, ch)
+	res, ok, left, err := r.readOwnLocked(ctx, id, ch)
 	r.reads.Add(1)
 	if r.runWaits.CompareAndSwap(true, false) {
 		r.readDone <- struct{}{}
 	}
-	if r.s.anyPending() {
+	if left > 0 || left < 0 && r.s.anyPending() {
 		// Calls made while this one read wait on their channels: Run reads
 		// their replies, at once rather than after a pause.
 		r.resumeRun()
@@ -343,8 +343,9 @@ func (r *reader) readOwn(ctx context.Context, id int64, ch chan response) (wire.
 
 // readOwnLocked is readOwn while holding the baton; ok is false if the
 // reply was read by Run (or the session ended) and is on the call's
-// channel.
-func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) (res wire.Raw, ok bool, err error) {
+// channel. left is how many calls were pending once it had read its reply,
+// or -1 when it did not count them.
+func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) (res wire.Raw, ok bool, left int, err error) {
 	defer r.release()
 	s := r.s
 	r.mu.Lock()
@@ -368,23 +369,24 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 	// Run read the reply (or the session ended) before this caller had the
 	// baton: its answer is on its channel. Once the caller holds the
 	// baton, only it reads, so one look is enough.
-	if !s.isPending(id) {
-		return nil, false, nil
+	pending, only := s.pendingOf(id)
+	if !pending {
+		return nil, false, -1, nil
 	}
 	// hold: the wait may keep the processor (awaitInput, holdInput), while
 	// nothing else waits to run: not after this caller dispatched a
 	// message, and not while other calls are pending.
-	hold := r.dir.holds() && r.mayHold(id) && ctx.Err() == nil
+	hold := r.dir.holds() && r.mayHold(id, only) && ctx.Err() == nil
 	for {
 		if !r.buffered() && !r.await(ctx, hold) {
 			// Woken: this caller's ctx has ended, or the session, or the
 			// wake-up was meant for an earlier caller.
 			if !s.isPending(id) {
-				return nil, false, nil // shutdown answered on the channel
+				return nil, false, -1, nil // shutdown answered on the channel
 			}
 			if ctx.Err() != nil {
 				s.drop(id, ch)
-				return nil, true, context.Cause(ctx)
+				return nil, true, -1, context.Cause(ctx)
 			}
 			continue
 		}
@@ -400,15 +402,15 @@ func (r *reader) readOwnLocked(ctx context.Context, id int64, ch chan response) 
 			}
 			// Run meets the same end of input and shuts the session down.
 			s.drop(id, ch)
-			return nil, true, closedErr(rerr)
+			return nil, true, -1, closedErr(rerr)
 		}
 		if m.Kind == wire.Response && m.ID == id {
-			s.drop(id, ch)
+			left := s.drop(id, ch)
 			replied = true
 			resp := s.response(m)
 			*m = wire.Message{}
 			r.spare = m
-			return resp.result, true, resp.err
+			return resp.result, true, left, resp.err
 		}
 		s.dispatch(m)
 		hold = false
@@ -428,13 +430,14 @@ func (r *reader) await(ctx context.Context, hold bool) bool {
 // processor: at least every yieldEvery holds it first lets the goroutines
 // that are ready run (with one P they could not while it waits), and then
 // it must be the only call pending, or they would wait for its reply to
-// run again.
-func (r *reader) mayHold(id int64) bool {
+// run again. only is whether it was, before any yield.
+func (r *reader) mayHold(id int64, only bool) bool {
 	if r.unyielded++; r.unyielded >= yieldEvery {
 		r.unyielded = 0
 		runtime.Gosched()
+		_, only = r.s.pendingOf(id)
 	}
-	return r.s.onlyPending(id)
+	return only
 }
 
 // yieldEvery is how many holds may follow one another before a caller lets

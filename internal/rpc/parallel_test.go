@@ -25,9 +25,13 @@ func TestParallelCallsGetTheirReplies(t *testing.T) {
 			go func() { runDone <- sess.Run(context.Background()) }()
 			peerDone := make(chan struct{})
 			go func() { defer close(peerDone); echoAtOnce(bR, aW) }()
-			base := context.Background()
-			if !direct {
-				base = rpc.WithoutDirectRead(base)
+			// WithoutDirectRead's ctx counts only as it is, not in a ctx
+			// derived from it.
+			noDirect := func(ctx context.Context) context.Context {
+				if direct {
+					return ctx
+				}
+				return rpc.WithoutDirectRead(ctx)
 			}
 			const calls = 300
 			var wg sync.WaitGroup
@@ -36,8 +40,9 @@ func TestParallelCallsGetTheirReplies(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					ctx, cancel := context.WithCancel(base)
+					cctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
+					ctx := noDirect(cctx)
 					for i := range calls {
 						if g == 0 && i == calls/2 {
 							cancel()
@@ -49,7 +54,7 @@ func TestParallelCallsGetTheirReplies(t *testing.T) {
 								errs <- fmt.Errorf("call after cancel: %v, want context.Canceled", err)
 								return
 							}
-							ctx = base // a new ctx calls again
+							ctx = noDirect(context.Background()) // a new ctx calls again
 							g = -1
 							continue
 						}

@@ -152,14 +152,15 @@ type Session struct {
 	wg     sync.WaitGroup
 	qwake  chan struct{} // capacity 1: the queue has work
 	deep   bool          // update also checks the invariants that cost O(n) (tests)
+	epoch  time.Time     // New's time: Call times itself against it (Options.Observe)
 
 	// slots holds reply channels (chan response, capacity 1) for Call to
 	// reuse, so that a call makes none. The rule that keeps a stale reply
 	// out of a reused channel: a channel goes back only from the caller
 	// that owns it, and only when nothing is in it and nothing will be
 	// sent on it: after the caller received its one reply from it, or
-	// after the caller itself removed its entry from pending (forget
-	// reported true), since only whoever removes an entry sends on it
+	// after the caller itself removed its entry from pending (drop found
+	// it there), since only whoever removes an entry sends on it
 	// (take, shutdown). A caller that gave up after its entry was taken
 	// drops its channel to the garbage collector.
 	slots sync.Pool
@@ -242,6 +243,7 @@ func New(codec wire.Codec, w io.Writer, opts Options) *Session {
 		},
 		done:  make(chan struct{}),
 		qwake: make(chan struct{}, 1),
+		epoch: time.Now(),
 	}
 	// Set here, not in Run: a caller that reads its own reply may start a
 	// handler before Run has begun.
@@ -520,17 +522,6 @@ func (s *Session) take(id int64) (ch chan response) {
 	return ch
 }
 
-// forget removes call id, whose caller has its answer or gave up. It
-// reports whether the entry was still there: then no one sends on the
-// call's channel (slots).
-func (s *Session) forget(id int64) (removed bool) {
-	s.update(func(st *state) {
-		_, removed = st.pending[id]
-		delete(st.pending, id)
-	})
-	return removed
-}
-
 // slot returns an empty reply channel for a call.
 func (s *Session) slot() chan response {
 	if ch, ok := s.slots.Get().(chan response); ok {
@@ -540,11 +531,18 @@ func (s *Session) slot() chan response {
 }
 
 // drop removes call id, whose caller owns ch, and gives ch back if no one
-// will send on it (slots).
-func (s *Session) drop(id int64, ch chan response) {
-	if s.forget(id) {
+// will send on it (slots). It returns how many calls are still pending.
+func (s *Session) drop(id int64, ch chan response) (left int) {
+	removed := false
+	s.update(func(st *state) {
+		_, removed = st.pending[id]
+		delete(st.pending, id)
+		left = len(st.pending)
+	})
+	if removed {
 		s.reuse(ch)
 	}
+	return left
 }
 
 // reuse gives back ch, which is empty and on which no one will send
@@ -558,12 +556,13 @@ func (s *Session) anyPending() bool {
 	return len(s.st.pending) > 0
 }
 
-// onlyPending reports whether id is the one call waiting for its response.
-func (s *Session) onlyPending(id int64) bool {
+// pendingOf reports whether call id still waits for its response, and
+// whether it is the only call that does.
+func (s *Session) pendingOf(id int64) (pending, only bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.st.pending[id]
-	return ok && len(s.st.pending) == 1
+	_, pending = s.st.pending[id]
+	return pending, pending && len(s.st.pending) == 1
 }
 
 // isPending reports whether the call id still waits for its response.
@@ -663,9 +662,9 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	if s.opts.Trace != nil {
 		s.opts.Trace(false, &wire.Message{Kind: wire.Request, ID: id, Method: method}, params)
 	}
-	var start time.Time
+	var start time.Duration
 	if s.opts.Observe != nil {
-		start = time.Now()
+		start = time.Since(s.epoch) // one clock reading, the monotonic one
 	}
 	if err := s.write(wire.Request, func(b []byte) ([]byte, error) { return s.codec.AppendRequest(b, id, method, params) }); err != nil {
 		s.drop(id, ch)
@@ -679,7 +678,7 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 	// their replies come through Run, which reads for them all on the
 	// runtime poller. Among concurrent callers one is often alone for a
 	// moment; its direct read would stop Run for the others (pause).
-	if alone && s.rd != nil && ctx.Value(noDirectKey{}) == nil && s.rd.tryTurn() {
+	if _, shared := ctx.(noDirect); alone && s.rd != nil && !shared && s.rd.tryTurn() {
 		res, err = s.rd.readOwn(ctx, id, ch)
 	} else {
 		select {
@@ -692,21 +691,23 @@ func (s *Session) Call(ctx context.Context, method string, params []any) (wire.R
 		}
 	}
 	if s.opts.Observe != nil && ctx.Err() == nil {
-		s.opts.Observe(time.Since(start))
+		s.opts.Observe(time.Since(s.epoch) - start)
 	}
 	return res, err
 }
 
-type noDirectKey struct{}
+// noDirect is the ctx of WithoutDirectRead. Call knows it by its type,
+// which costs nothing, where a ctx.Value would walk the ctx's parents on
+// every call.
+type noDirect struct{ context.Context }
 
 // WithoutDirectRead returns a ctx whose calls wait for their reply on a
 // channel instead of reading it themselves. Use it for calls that keep the
 // peer busy for milliseconds (a batch): a thread blocked in read() that
 // long loses its processor, and getting it back costs more than the
-// direct read saves.
-func WithoutDirectRead(ctx context.Context) context.Context {
-	return context.WithValue(ctx, noDirectKey{}, true)
-}
+// direct read saves. Only the ctx it returns counts, passed to Call as it
+// is: a ctx derived from it reads directly again.
+func WithoutDirectRead(ctx context.Context) context.Context { return noDirect{ctx} }
 
 // Notify sends a notification.
 func (s *Session) Notify(ctx context.Context, method string, params []any) error {
