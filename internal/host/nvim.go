@@ -180,7 +180,7 @@ func (n *Nvim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
 		return decodeBatch(n.codec, b, raw)
 	}
 	atomic := wire.Appender(func(out []byte) ([]byte, error) { return b.appendList(out, batchAtomic), nil })
-	raw, err := n.c.Call(rpc.WithoutDirectRead(ctx), "nvim_call_atomic", []any{atomic})
+	raw, err := n.c.Call(rpc.Long(ctx), "nvim_call_atomic", []any{atomic})
 	if re, ok := err.(*rpc.RemoteError); ok && strings.Contains(nvimMessage(n.codec, re), "nvim_call_atomic") {
 		// "Invalid method: nvim_call_atomic": a Neovim without it.
 		n.noAtomic.Store(true)

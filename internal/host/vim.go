@@ -78,7 +78,7 @@ func (v *Vim) SendBatch(ctx context.Context, b *Batch) ([]wire.Raw, error) {
 		out = append(out, b.buf...)
 		return append(out, ']'), nil
 	})
-	raw, err := v.c.Call(rpc.WithoutDirectRead(ctx), fn, []any{list})
+	raw, err := v.c.Call(rpc.Long(ctx), fn, []any{list})
 	if err != nil {
 		if re, ok := err.(*rpc.RemoteError); ok {
 			return nil, fmt.Errorf("the batch helper failed in Vim: %s", re.Error())

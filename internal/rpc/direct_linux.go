@@ -142,6 +142,9 @@ func (d *direct) holdInput(fds []pollFd) bool {
 // holds reports whether awaitInput may hold the processor.
 func (d *direct) holds() bool { return d.hold }
 
+// holdsRead reports whether a hold is the read itself (holdRead).
+func (d *direct) holdsRead() bool { return d.hold && d.in.timed }
+
 // setHold turns holding on or off, with bound max. When the input is a
 // socket (Neovim's job channel), its reads then time out after max
 // (SO_RCVTIMEO), and a hold reads the reply itself (holdRead) instead of

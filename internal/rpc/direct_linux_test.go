@@ -2,6 +2,7 @@ package rpc_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -66,23 +67,9 @@ func TestDirectReadsHighDescriptor(t *testing.T) {
 // inside the message) all get their answers.
 func TestDirectReadsHoldSocket(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := os.NewFile(uintptr(fds[0]), "session"), os.NewFile(uintptr(fds[1]), "peer")
-	defer a.Close()
-	defer b.Close()
-	in := rpc.NewInput(a)
-	sess := rpc.New(msgpackrpc.New(in), a, rpc.Options{Handler: innerAnswer{}, Input: in})
-	rpc.SetHold(sess, true, 2*time.Millisecond)
-	peer := &echoPeer{}
-	peer.sess = rpc.New(msgpackrpc.New(b), b, rpc.Options{Handler: peer})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	runDone := make(chan error, 1)
-	go func() { runDone <- sess.Run(ctx) }()
-	go func() { _ = peer.sess.Run(ctx) }()
+	sess, peerEnd, runDone := socketSession(t, ctx, true)
 	p := &echoPair{sess: sess}
 	// One caller first: its calls are made alone and read directly; after
 	// calls that overlapped, sharedRun calls wait on their channels.
@@ -99,7 +86,7 @@ func TestDirectReadsHoldSocket(t *testing.T) {
 			t.Fatalf("large call %d: %d bytes back, %v", i, len(got), err)
 		}
 	}
-	if err := syscall.Shutdown(fds[1], syscall.SHUT_WR); err != nil {
+	if err := syscall.Shutdown(peerEnd, syscall.SHUT_WR); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -107,4 +94,60 @@ func TestDirectReadsHoldSocket(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the session did not end when its input closed")
 	}
+}
+
+// socketSession starts a session over a socket, as Neovim's job channel
+// is, holding or not, with an echoPeer at the other end (peerEnd, its
+// descriptor). runDone gets Run's end.
+func socketSession(t *testing.T, ctx context.Context, hold bool) (sess *rpc.Session, peerEnd int, runDone chan error) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := os.NewFile(uintptr(fds[0]), "session"), os.NewFile(uintptr(fds[1]), "peer")
+	t.Cleanup(func() { a.Close(); b.Close() })
+	in := rpc.NewInput(a)
+	sess = rpc.New(msgpackrpc.New(in), a, rpc.Options{Handler: innerAnswer{}, Input: in})
+	rpc.SetHold(sess, hold, 2*time.Millisecond)
+	peer := &echoPeer{}
+	peer.sess = rpc.New(msgpackrpc.New(b), b, rpc.Options{Handler: peer})
+	runDone = make(chan error, 1)
+	go func() { runDone <- sess.Run(ctx) }()
+	go func() { _ = peer.sess.Run(ctx) }()
+	return sess, fds[1], runDone
+}
+
+// A long call (rpc.Long, a batch) reads its own reply only where the
+// wait is a held read, on a socket with the hold on; otherwise Run reads
+// it, on pipes too. Each way it gets its answer.
+func TestLongCallReadsWhenTheHoldIsARead(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	long := func(t *testing.T, sess *rpc.Session, what string, wantDirect bool) {
+		t.Helper()
+		before := rpc.DirectReadCount(sess)
+		for i := range 5 {
+			c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			want := strings.Repeat("b", 100+i)
+			raw, err := sess.Call(rpc.Long(c), "slow", []any{want})
+			cancel()
+			var got string
+			if err != nil || msgpackrpc.Unmarshal(raw, &got) != nil || got != want {
+				t.Fatalf("%s: long call %d: %q, %v", what, i, got, err)
+			}
+		}
+		if n := rpc.DirectReadCount(sess) - before; (n == 5) != wantDirect || (n != 0 && n != 5) {
+			t.Errorf("%s: %d of 5 long calls read their own replies, want all: %v", what, n, wantDirect)
+		}
+	}
+	for _, hold := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		sess, _, _ := socketSession(t, ctx, hold)
+		long(t, sess, fmt.Sprintf("socket, hold %v", hold), hold)
+		cancel()
+	}
+	p := startEcho(t)
+	rpc.SetHold(p.sess, true, 2*time.Millisecond)
+	long(t, p.sess, "pipe, hold", false)
+	p.end(t, "pipe")
 }

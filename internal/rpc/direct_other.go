@@ -16,4 +16,5 @@ func (*direct) awaitInput(bool) bool        { return true }
 func (*direct) wakeUp()                     {}
 func (*direct) close()                      {}
 func (*direct) holds() bool                 { return false }
+func (*direct) holdsRead() bool             { return false }
 func (*direct) setHold(bool, time.Duration) {}

@@ -1,6 +1,9 @@
 package rpc
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // DirectReadsOn reports whether callers of s may read their own replies.
 // (For the tests of package rpc_test.)
@@ -35,3 +38,8 @@ func SetHold(s *Session, on bool, max time.Duration) {
 		s.rd.dir.setHold(on, max)
 	}
 }
+
+// WithoutDirectRead returns a ctx whose calls wait for their reply on a
+// channel, never reading it themselves, as Long's do when they cannot
+// hold.
+func WithoutDirectRead(ctx context.Context) context.Context { return long{Context: ctx, never: true} }
