@@ -167,9 +167,10 @@ func (d *direct) setHold(on bool, max time.Duration) {
 const holdBuf = 4096
 
 // holdRead is a read(2) of the input into in.pend made with RawSyscall,
-// which the runtime does not see, bounded by the socket's timeout: it
-// returns true when the input has given bytes, its end or an error (the
-// codec's read reports them), false when it timed out or a signal came.
+// which the runtime does not see, bounded by the socket's timeout (or
+// made once the input is readable): it returns true when the input has
+// given bytes, its end or an error (the codec's read reports them), false
+// when it timed out or a signal came.
 func (d *direct) holdRead() bool {
 	in := d.in
 	if in.buf == nil {
@@ -212,18 +213,18 @@ func (d *direct) awaitInput(hold bool) bool {
 	fds := [2]pollFd{{fd: int32(d.fd), events: pollIn}, {fd: int32(d.wfd), events: pollIn}}
 	// A hold reads or polls the input only: while it lasts nothing of the
 	// plugin runs that could wake it (one fd polls faster than two).
-	held := false
 	if hold && d.in.timed {
 		if d.holdRead() {
 			return true
 		}
-	} else if hold {
-		held = d.holdInput(fds[:1])
+	} else if hold && d.holdInput(fds[:1]) {
+		// Readable, so the read does not block: made raw too, it saves
+		// the codec's read the runtime's system call entry.
+		d.holdRead()
+		return true
 	}
-	if !held {
-		if _, err := poll(fds[:], nil); err != nil {
-			return true // the read reports what is wrong
-		}
+	if _, err := poll(fds[:], nil); err != nil {
+		return true // the read reports what is wrong
 	}
 	if fds[1].revents == 0 {
 		return true
