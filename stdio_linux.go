@@ -29,10 +29,15 @@ type rawOut struct {
 	sock bool // send(2) with MSG_DONTWAIT; else write(2)
 }
 
-// rawWriteMax is the most a raw write takes: PIPE_BUF, up to which a
-// write to a pipe goes whole or not at all, so Vim never sees part of a
-// frame (vimjson.Writer).
-const rawWriteMax = 4096
+// rawWriteMax is the most one raw write takes: the length of Vim's pipe
+// (vimjson's pipeSize). Such a write holds the processor while the kernel
+// copies it, and a batch's message (about 100 KB) written so keeps the
+// runtime from handing the processor to another thread, and sysmon from
+// waking for it (BENCHMARKS.md, "Writes to the editor"). Vim's frames stay
+// whole: vimjson.Writer writes at most PIPE_BUF bytes at a time, which a
+// pipe takes whole or not at all, or a longer frame once the pipe has
+// room for all of it.
+const rawWriteMax = 1 << 20
 
 // fastOut returns the writer for the channel's output w: a rawOut when w
 // is a file that allows it, else w.

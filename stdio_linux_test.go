@@ -42,9 +42,9 @@ func TestFastOut(t *testing.T) {
 			if !ok || o.sock != tc.sock {
 				t.Fatalf("fastOut: %#v, want a rawOut with sock %v", fastOut(w), tc.sock)
 			}
-			// Far more than the buffer holds, in frames of up to
-			// rawWriteMax bytes: the writes that find it full go through
-			// the file, which waits for the reader.
+			// Far more than the buffer holds, in frames of up to 4 KiB:
+			// the writes that find it full go through the file, which
+			// waits for the reader.
 			var want bytes.Buffer
 			got := make(chan []byte, 1)
 			go func() {
@@ -52,13 +52,16 @@ func TestFastOut(t *testing.T) {
 				got <- b
 			}()
 			for i := range 600 {
-				frame := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i*37%rawWriteMax)
+				frame := bytes.Repeat([]byte{byte('a' + i%26)}, 1+i*37%4096)
 				want.Write(frame)
 				if n, err := o.Write(frame); n != len(frame) || err != nil {
 					t.Fatalf("write %d: %d, %v", i, n, err)
 				}
 			}
-			big := bytes.Repeat([]byte("z"), 3*rawWriteMax) // through the file
+			// Longer than the socket's buffer and the pipe: the rest of
+			// the raw write's part, and what is over rawWriteMax, go
+			// through the file.
+			big := bytes.Repeat([]byte("z"), rawWriteMax+3<<16)
 			want.Write(big)
 			if n, err := o.Write(big); n != len(big) || err != nil {
 				t.Fatalf("large write: %d, %v", n, err)
